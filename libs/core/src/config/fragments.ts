@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/** host:port, as used by gRPC listen and dial addresses. */
+export const hostPort = z
+  .string()
+  .regex(/^[^\s:]+:\d{1,5}$/, 'expected host:port')
+  .refine((value) => Number(value.split(':').pop()) <= 65535, 'port out of range');
+
+const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** Settings every process reads. */
+export const commonEnv = {
+  LOG_LEVEL: logLevel,
+  MASTHEAD_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  /** Default deadline of internal gRPC calls. */
+  GRPC_DEADLINE_MS: positiveInt(5000),
+};
+
+/** Settings of a gRPC service process. */
+export const serviceEnv = {
+  ...commonEnv,
+  GRPC_LISTEN: hostPort.default('0.0.0.0:50051'),
+  MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'expected a mongodb:// URL').default('mongodb://127.0.0.1:27017'),
+  MONGO_DB_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/, 'letters, digits, _ and - only').default('masthead_'),
+  NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  /** How often undelivered events are retried from the outbox. */
+  OUTBOX_RETRY_MS: positiveInt(2000),
+};
+
+/** Dial addresses of the six services; each process reads the ones it calls. */
+export const serviceAddresses = {
+  ACCOUNTS_ADDR: hostPort.default('127.0.0.1:50051'),
+  IDENTITY_ADDR: hostPort.default('127.0.0.1:50052'),
+  CATALOG_ADDR: hostPort.default('127.0.0.1:50053'),
+  BILLING_ADDR: hostPort.default('127.0.0.1:50054'),
+  COMMUNITY_ADDR: hostPort.default('127.0.0.1:50055'),
+  INTEGRATIONS_ADDR: hostPort.default('127.0.0.1:50056'),
+};

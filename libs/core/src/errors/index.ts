@@ -1,0 +1,2 @@
+export * from './service-error.js';
+export * from './grpc-mapping.js';

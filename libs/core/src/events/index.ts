@@ -1,0 +1,3 @@
+export * from './publisher.js';
+export * from './stream.js';
+export * from './outbox.js';

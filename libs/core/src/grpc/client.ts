@@ -1,0 +1,94 @@
+import {
+  Client,
+  Metadata,
+  credentials,
+  status as GrpcStatus,
+  type Interceptor,
+  type ServiceError as GrpcServiceError,
+} from '@grpc/grpc-js';
+import { fromGrpcError } from '../errors/index.js';
+import { REQUEST_ID_KEY, type CallContext } from './context.js';
+
+/** Per-call options: the caller's request ID and deadline travel on. */
+export interface CallOptions {
+  requestId?: string;
+  /** Absolute deadline; defaults to now + the client's default deadline. */
+  deadline?: Date;
+  /** Retry UNAVAILABLE with jittered backoff. Only for calls that are safe to repeat. */
+  idempotent?: boolean;
+}
+
+type UnaryMethodShape<Req, Res> = {
+  path: string;
+  requestSerialize: (value: Req) => Buffer;
+  responseDeserialize: (bytes: Buffer) => Res;
+};
+
+/** A promise-returning client derived from a ts-proto service definition. */
+export type ServiceClient<Def> = {
+  [K in keyof Def]: Def[K] extends UnaryMethodShape<infer Req, infer Res>
+    ? (request: Req, options?: CallOptions | CallContext) => Promise<Res>
+    : never;
+} & { close(): void };
+
+export interface ClientOptions {
+  defaultDeadlineMs: number;
+  interceptors?: Interceptor[];
+}
+
+const RETRY_ATTEMPTS = 3;
+const RETRY_BASE_MS = 50;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Builds a typed client over one shared channel. Every call carries a deadline and the request
+ * ID; errors come back as the ServiceError the peer raised.
+ */
+export function createServiceClient<Def extends Record<string, UnaryMethodShape<never, unknown>>>(
+  definition: Def,
+  address: string,
+  options: ClientOptions,
+): ServiceClient<Def> {
+  const channel = new Client(address, credentials.createInsecure(), {
+    interceptors: options.interceptors ?? [],
+    'grpc.keepalive_time_ms': 30_000,
+  });
+
+  const callOnce = (method: UnaryMethodShape<unknown, unknown>, request: unknown, metadata: Metadata, deadline: Date) =>
+    new Promise<unknown>((resolve, reject) => {
+      channel.makeUnaryRequest(
+        method.path,
+        method.requestSerialize,
+        method.responseDeserialize,
+        request,
+        metadata,
+        { deadline },
+        (error: GrpcServiceError | null, response?: unknown) => (error ? reject(error) : resolve(response)),
+      );
+    });
+
+  const invoke = async (method: UnaryMethodShape<unknown, unknown>, request: unknown, callOptions: CallOptions = {}) => {
+    const metadata = new Metadata();
+    if (callOptions.requestId) metadata.set(REQUEST_ID_KEY, callOptions.requestId);
+    const deadline = callOptions.deadline ?? new Date(Date.now() + options.defaultDeadlineMs);
+    const attempts = callOptions.idempotent ? RETRY_ATTEMPTS : 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await callOnce(method, request, metadata, deadline);
+      } catch (error) {
+        const grpcError = error as GrpcServiceError;
+        const retryable = grpcError.code === GrpcStatus.UNAVAILABLE && attempt < attempts;
+        if (!retryable || Date.now() >= deadline.getTime()) throw fromGrpcError(grpcError);
+        await sleep(RETRY_BASE_MS * 2 ** (attempt - 1) * (0.5 + Math.random()));
+      }
+    }
+  };
+
+  const client: Record<string, unknown> = { close: () => channel.close() };
+  for (const [name, method] of Object.entries(definition)) {
+    client[name] = (request: unknown, callOptions?: CallOptions) =>
+      invoke(method as UnaryMethodShape<unknown, unknown>, request, callOptions);
+  }
+  return client as ServiceClient<Def>;
+}

@@ -1,0 +1,4 @@
+export * from './context.js';
+export * from './server.js';
+export * from './client.js';
+export * from './health.js';

@@ -1,0 +1,108 @@
+import {
+  Server,
+  ServerCredentials,
+  type ServerUnaryCall,
+  type sendUnaryData,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import type { Logger } from 'pino';
+import { ServiceError, toGrpcError } from '../errors/index.js';
+import { readRequestId, type CallContext } from './context.js';
+
+type AnyDefinition = ServiceDefinition<UntypedServiceImplementation>;
+
+/** Request and response types of a ts-proto grpc-js service definition, method by method. */
+type MethodTypes<M> = M extends {
+  requestDeserialize: (bytes: Buffer) => infer Req;
+  responseSerialize: (value: infer Res) => Buffer;
+}
+  ? { req: Req; res: Res }
+  : never;
+
+/** An implementation written as async functions; the adapter does the callback plumbing. */
+export type AsyncImplementation<Def> = {
+  [K in keyof Def]: (request: MethodTypes<Def[K]>['req'], context: CallContext) => Promise<MethodTypes<Def[K]>['res']>;
+};
+
+export interface ServiceRegistration<Def> {
+  /** Fully qualified name for the health service, e.g. `masthead.accounts.v1.AccountsService`. */
+  name: string;
+  definition: Def;
+  implementation: AsyncImplementation<Def>;
+}
+
+export interface GrpcServerOptions {
+  listen: string;
+  logger: Logger;
+  // Registrations of different definitions; each is checked where it is built.
+  services: ServiceRegistration<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+export interface RunningGrpcServer {
+  port: number;
+  /** Stops accepting calls, lets running calls finish for up to `graceMs`, then cancels them. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Adapts one async handler to grpc-js: exactly one callback per call, ServiceErrors carried as
+ * status plus metadata, anything else logged with the request ID and sent as an opaque INTERNAL.
+ */
+function adaptUnary(
+  method: string,
+  handler: (request: unknown, context: CallContext) => Promise<unknown>,
+  logger: Logger,
+) {
+  return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>): void => {
+    const requestId = readRequestId(call.metadata);
+    const deadline = call.getDeadline();
+    const context: CallContext = { requestId, deadline: deadline instanceof Date ? deadline : undefined };
+    handler(call.request, context).then(
+      (response) => callback(null, response),
+      (error: unknown) => {
+        if (!(error instanceof ServiceError) || error.status >= 500) {
+          logger.error({ err: error, method, req_guid: requestId }, 'gRPC handler failed');
+        }
+        callback(toGrpcError(error));
+      },
+    );
+  };
+}
+
+export async function startGrpcServer({ listen, logger, services }: GrpcServerOptions): Promise<RunningGrpcServer> {
+  const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+  const health = new HealthImplementation({ '': 'SERVING' });
+  health.addToServer(server);
+  for (const { name, definition, implementation } of services) {
+    const adapted: UntypedServiceImplementation = {};
+    for (const method of Object.keys(definition as AnyDefinition)) {
+      const handler = (implementation as Record<string, (r: unknown, c: CallContext) => Promise<unknown>>)[method];
+      if (!handler) throw new Error(`${name}: no handler for ${method}`);
+      adapted[method] = adaptUnary(`${name}/${method}`, handler, logger);
+    }
+    server.addService(definition as AnyDefinition, adapted);
+    health.setStatus(name, 'SERVING');
+  }
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(listen, ServerCredentials.createInsecure(), (error, boundPort) =>
+      error ? reject(error) : resolve(boundPort),
+    );
+  });
+  return {
+    port,
+    stop: (graceMs = 5000) =>
+      new Promise<void>((resolve) => {
+        health.setStatus('', 'NOT_SERVING');
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      }),
+  };
+}

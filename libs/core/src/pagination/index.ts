@@ -1,0 +1,3 @@
+export * from './parse.js';
+export * from './query.js';
+export * from './wire.js';

@@ -1,0 +1,33 @@
+import type { PageQuery } from '@masthead/proto/common';
+import { SortDirection as WireSort } from '@masthead/proto/common';
+import { httpError } from '../errors/index.js';
+import type { PageRequest } from './parse.js';
+
+/** Gateway → service: the parsed request travels as the common PageQuery message. */
+export function toPageQuery(request: PageRequest): PageQuery {
+  return {
+    page: request.page,
+    limit: request.limit,
+    filterJson: JSON.stringify(request.filter),
+    orderBy: request.orderBy,
+    sort: request.sort === 'ASC' ? WireSort.SORT_DIRECTION_ASC : WireSort.SORT_DIRECTION_DESC,
+  };
+}
+
+/** Service side: back to a PageRequest; a malformed message is the caller's bug, a 400. */
+export function fromPageQuery(query: PageQuery | undefined): PageRequest {
+  if (!query) return { page: 1, limit: 10, filter: {}, orderBy: '', sort: 'DESC' };
+  let filter: PageRequest['filter'] = {};
+  try {
+    filter = query.filterJson ? (JSON.parse(query.filterJson) as PageRequest['filter']) : {};
+  } catch {
+    throw httpError(400, 'invalid_filter', 'filter is not valid JSON');
+  }
+  return {
+    page: Math.max(1, query.page || 1),
+    limit: Math.max(1, query.limit || 10),
+    filter,
+    orderBy: query.orderBy,
+    sort: query.sort === WireSort.SORT_DIRECTION_ASC ? 'ASC' : 'DESC',
+  };
+}
