@@ -93,10 +93,22 @@ export interface GetPlanRequest {
 export interface ListMembershipsRequest {
   resourceId: number;
   userId: number;
+  includeHistory: boolean;
 }
 
 export interface ListMembershipsResponse {
   items: Membership[];
+  /** Filled only when include_history was set. */
+  history: MembershipChange[];
+}
+
+/** One entry of a membership's change history (created, renewed, detached, ...). */
+export interface MembershipChange {
+  id: number;
+  membershipId: number;
+  pricingId: number;
+  action: string;
+  createdAt: string;
 }
 
 export interface AttachDefaultMembershipRequest {
@@ -1292,7 +1304,7 @@ export const GetPlanRequest: MessageFns<GetPlanRequest> = {
 };
 
 function createBaseListMembershipsRequest(): ListMembershipsRequest {
-  return { resourceId: 0, userId: 0 };
+  return { resourceId: 0, userId: 0, includeHistory: false };
 }
 
 export const ListMembershipsRequest: MessageFns<ListMembershipsRequest> = {
@@ -1302,6 +1314,9 @@ export const ListMembershipsRequest: MessageFns<ListMembershipsRequest> = {
     }
     if (message.userId !== 0) {
       writer.uint32(16).int32(message.userId);
+    }
+    if (message.includeHistory !== false) {
+      writer.uint32(24).bool(message.includeHistory);
     }
     return writer;
   },
@@ -1335,6 +1350,14 @@ export const ListMembershipsRequest: MessageFns<ListMembershipsRequest> = {
             message.userId = reader.int32();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.includeHistory = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1359,6 +1382,11 @@ export const ListMembershipsRequest: MessageFns<ListMembershipsRequest> = {
         : isSet(object.user_id)
         ? globalThis.Number(object.user_id)
         : 0,
+      includeHistory: isSet(object.includeHistory)
+        ? globalThis.Boolean(object.includeHistory)
+        : isSet(object.include_history)
+        ? globalThis.Boolean(object.include_history)
+        : false,
     };
   },
 
@@ -1370,6 +1398,9 @@ export const ListMembershipsRequest: MessageFns<ListMembershipsRequest> = {
     if (message.userId !== 0) {
       obj.userId = Math.round(message.userId);
     }
+    if (message.includeHistory !== false) {
+      obj.includeHistory = message.includeHistory;
+    }
     return obj;
   },
 
@@ -1380,18 +1411,22 @@ export const ListMembershipsRequest: MessageFns<ListMembershipsRequest> = {
     const message = createBaseListMembershipsRequest();
     message.resourceId = object.resourceId ?? 0;
     message.userId = object.userId ?? 0;
+    message.includeHistory = object.includeHistory ?? false;
     return message;
   },
 };
 
 function createBaseListMembershipsResponse(): ListMembershipsResponse {
-  return { items: [] };
+  return { items: [], history: [] };
 }
 
 export const ListMembershipsResponse: MessageFns<ListMembershipsResponse> = {
   encode(message: ListMembershipsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.items) {
       Membership.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.history) {
+      MembershipChange.encode(v!, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -1417,6 +1452,14 @@ export const ListMembershipsResponse: MessageFns<ListMembershipsResponse> = {
             message.items.push(Membership.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.history.push(MembershipChange.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1432,6 +1475,9 @@ export const ListMembershipsResponse: MessageFns<ListMembershipsResponse> = {
   fromJSON(object: any): ListMembershipsResponse {
     return {
       items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => Membership.fromJSON(e)) : [],
+      history: globalThis.Array.isArray(object?.history)
+        ? object.history.map((e: any) => MembershipChange.fromJSON(e))
+        : [],
     };
   },
 
@@ -1439,6 +1485,9 @@ export const ListMembershipsResponse: MessageFns<ListMembershipsResponse> = {
     const obj: any = {};
     if (message.items?.length) {
       obj.items = message.items.map((e) => Membership.toJSON(e));
+    }
+    if (message.history?.length) {
+      obj.history = message.history.map((e) => MembershipChange.toJSON(e));
     }
     return obj;
   },
@@ -1449,6 +1498,152 @@ export const ListMembershipsResponse: MessageFns<ListMembershipsResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListMembershipsResponse>, I>>(object: I): ListMembershipsResponse {
     const message = createBaseListMembershipsResponse();
     message.items = object.items?.map((e) => Membership.fromPartial(e)) || [];
+    message.history = object.history?.map((e) => MembershipChange.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseMembershipChange(): MembershipChange {
+  return { id: 0, membershipId: 0, pricingId: 0, action: "", createdAt: "" };
+}
+
+export const MembershipChange: MessageFns<MembershipChange> = {
+  encode(message: MembershipChange, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int32(message.id);
+    }
+    if (message.membershipId !== 0) {
+      writer.uint32(16).int32(message.membershipId);
+    }
+    if (message.pricingId !== 0) {
+      writer.uint32(24).int32(message.pricingId);
+    }
+    if (message.action !== "") {
+      writer.uint32(34).string(message.action);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(42).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MembershipChange {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMembershipChange();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.membershipId = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pricingId = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MembershipChange {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      membershipId: isSet(object.membershipId)
+        ? globalThis.Number(object.membershipId)
+        : isSet(object.membership_id)
+        ? globalThis.Number(object.membership_id)
+        : 0,
+      pricingId: isSet(object.pricingId)
+        ? globalThis.Number(object.pricingId)
+        : isSet(object.pricing_id)
+        ? globalThis.Number(object.pricing_id)
+        : 0,
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: MembershipChange): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.membershipId !== 0) {
+      obj.membershipId = Math.round(message.membershipId);
+    }
+    if (message.pricingId !== 0) {
+      obj.pricingId = Math.round(message.pricingId);
+    }
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MembershipChange>, I>>(base?: I): MembershipChange {
+    return MembershipChange.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MembershipChange>, I>>(object: I): MembershipChange {
+    const message = createBaseMembershipChange();
+    message.id = object.id ?? 0;
+    message.membershipId = object.membershipId ?? 0;
+    message.pricingId = object.pricingId ?? 0;
+    message.action = object.action ?? "";
+    message.createdAt = object.createdAt ?? "";
     return message;
   },
 };
@@ -2164,7 +2359,7 @@ export const CatalogServiceService = {
     responseSerialize: (value: Plan): Buffer => Buffer.from(Plan.encode(value).finish()),
     responseDeserialize: (value: Buffer): Plan => Plan.decode(value),
   },
-  /** Memberships of one user in one resource, newest first. */
+  /** Current memberships of one user in one resource, newest first, and their change history. */
   listMemberships: {
     path: "/masthead.catalog.v1.CatalogService/ListMemberships" as const,
     requestStream: false as const,
@@ -2225,7 +2420,7 @@ export interface CatalogServiceServer extends UntypedServiceImplementation {
   listPlans: handleUnaryCall<ListPlansRequest, ListPlansResponse>;
   /** Plan detail; NOT_FOUND (plan_not_found) when absent, inactive or of another resource. */
   getPlan: handleUnaryCall<GetPlanRequest, Plan>;
-  /** Memberships of one user in one resource, newest first. */
+  /** Current memberships of one user in one resource, newest first, and their change history. */
   listMemberships: handleUnaryCall<ListMembershipsRequest, ListMembershipsResponse>;
   /** Attaches the resource's configured default Pricing unless the user already holds it. */
   attachDefaultMembership: handleUnaryCall<AttachDefaultMembershipRequest, AttachDefaultMembershipResponse>;
@@ -2265,7 +2460,7 @@ export interface CatalogServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Plan) => void,
   ): ClientUnaryCall;
-  /** Memberships of one user in one resource, newest first. */
+  /** Current memberships of one user in one resource, newest first, and their change history. */
   listMemberships(
     request: ListMembershipsRequest,
     callback: (error: ServiceError | null, response: ListMembershipsResponse) => void,

@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Struct } from "../../../google/protobuf/struct.js";
 
 export const protobufPackage = "masthead.community.v1";
 
@@ -26,17 +27,21 @@ export const protobufFileName = "masthead/community/v1/community.proto";
 export interface Team {
   id: number;
   name: string;
+  /** owner, admin or user. */
   role: string;
+  /** active, suspended or removed. */
   status: string;
 }
 
-export interface ListUserTeamsRequest {
+export interface GetMemberSummaryRequest {
   resourceId: number;
   userId: number;
 }
 
-export interface ListUserTeamsResponse {
-  items: Team[];
+export interface MemberSummary {
+  teams: Team[];
+  /** Pass projections ({id, ti_event_id, ticket_id, owner_id, assign_id, extra}). */
+  assignedTickets: { [key: string]: any }[];
 }
 
 function createBaseTeam(): Team {
@@ -156,12 +161,12 @@ export const Team: MessageFns<Team> = {
   },
 };
 
-function createBaseListUserTeamsRequest(): ListUserTeamsRequest {
+function createBaseGetMemberSummaryRequest(): GetMemberSummaryRequest {
   return { resourceId: 0, userId: 0 };
 }
 
-export const ListUserTeamsRequest: MessageFns<ListUserTeamsRequest> = {
-  encode(message: ListUserTeamsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const GetMemberSummaryRequest: MessageFns<GetMemberSummaryRequest> = {
+  encode(message: GetMemberSummaryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.resourceId !== 0) {
       writer.uint32(8).int32(message.resourceId);
     }
@@ -171,7 +176,7 @@ export const ListUserTeamsRequest: MessageFns<ListUserTeamsRequest> = {
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): ListUserTeamsRequest {
+  decode(input: BinaryReader | Uint8Array, length?: number): GetMemberSummaryRequest {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -180,7 +185,7 @@ export const ListUserTeamsRequest: MessageFns<ListUserTeamsRequest> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseListUserTeamsRequest();
+      const message = createBaseGetMemberSummaryRequest();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -212,7 +217,7 @@ export const ListUserTeamsRequest: MessageFns<ListUserTeamsRequest> = {
     }
   },
 
-  fromJSON(object: any): ListUserTeamsRequest {
+  fromJSON(object: any): GetMemberSummaryRequest {
     return {
       resourceId: isSet(object.resourceId)
         ? globalThis.Number(object.resourceId)
@@ -227,7 +232,7 @@ export const ListUserTeamsRequest: MessageFns<ListUserTeamsRequest> = {
     };
   },
 
-  toJSON(message: ListUserTeamsRequest): unknown {
+  toJSON(message: GetMemberSummaryRequest): unknown {
     const obj: any = {};
     if (message.resourceId !== 0) {
       obj.resourceId = Math.round(message.resourceId);
@@ -238,30 +243,33 @@ export const ListUserTeamsRequest: MessageFns<ListUserTeamsRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ListUserTeamsRequest>, I>>(base?: I): ListUserTeamsRequest {
-    return ListUserTeamsRequest.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<GetMemberSummaryRequest>, I>>(base?: I): GetMemberSummaryRequest {
+    return GetMemberSummaryRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ListUserTeamsRequest>, I>>(object: I): ListUserTeamsRequest {
-    const message = createBaseListUserTeamsRequest();
+  fromPartial<I extends Exact<DeepPartial<GetMemberSummaryRequest>, I>>(object: I): GetMemberSummaryRequest {
+    const message = createBaseGetMemberSummaryRequest();
     message.resourceId = object.resourceId ?? 0;
     message.userId = object.userId ?? 0;
     return message;
   },
 };
 
-function createBaseListUserTeamsResponse(): ListUserTeamsResponse {
-  return { items: [] };
+function createBaseMemberSummary(): MemberSummary {
+  return { teams: [], assignedTickets: [] };
 }
 
-export const ListUserTeamsResponse: MessageFns<ListUserTeamsResponse> = {
-  encode(message: ListUserTeamsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    for (const v of message.items) {
+export const MemberSummary: MessageFns<MemberSummary> = {
+  encode(message: MemberSummary, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.teams) {
       Team.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.assignedTickets) {
+      Struct.encode(Struct.wrap(v!), writer.uint32(18).fork()).join();
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): ListUserTeamsResponse {
+  decode(input: BinaryReader | Uint8Array, length?: number): MemberSummary {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -270,7 +278,7 @@ export const ListUserTeamsResponse: MessageFns<ListUserTeamsResponse> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseListUserTeamsResponse();
+      const message = createBaseMemberSummary();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -279,7 +287,15 @@ export const ListUserTeamsResponse: MessageFns<ListUserTeamsResponse> = {
               break;
             }
 
-            message.items.push(Team.decode(reader, reader.uint32()));
+            message.teams.push(Team.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.assignedTickets.push(Struct.unwrap(Struct.decode(reader, reader.uint32())));
             continue;
           }
         }
@@ -294,24 +310,35 @@ export const ListUserTeamsResponse: MessageFns<ListUserTeamsResponse> = {
     }
   },
 
-  fromJSON(object: any): ListUserTeamsResponse {
-    return { items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => Team.fromJSON(e)) : [] };
+  fromJSON(object: any): MemberSummary {
+    return {
+      teams: globalThis.Array.isArray(object?.teams) ? object.teams.map((e: any) => Team.fromJSON(e)) : [],
+      assignedTickets: globalThis.Array.isArray(object?.assignedTickets)
+        ? [...object.assignedTickets]
+        : globalThis.Array.isArray(object?.assigned_tickets)
+        ? [...object.assigned_tickets]
+        : [],
+    };
   },
 
-  toJSON(message: ListUserTeamsResponse): unknown {
+  toJSON(message: MemberSummary): unknown {
     const obj: any = {};
-    if (message.items?.length) {
-      obj.items = message.items.map((e) => Team.toJSON(e));
+    if (message.teams?.length) {
+      obj.teams = message.teams.map((e) => Team.toJSON(e));
+    }
+    if (message.assignedTickets?.length) {
+      obj.assignedTickets = message.assignedTickets;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ListUserTeamsResponse>, I>>(base?: I): ListUserTeamsResponse {
-    return ListUserTeamsResponse.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<MemberSummary>, I>>(base?: I): MemberSummary {
+    return MemberSummary.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ListUserTeamsResponse>, I>>(object: I): ListUserTeamsResponse {
-    const message = createBaseListUserTeamsResponse();
-    message.items = object.items?.map((e) => Team.fromPartial(e)) || [];
+  fromPartial<I extends Exact<DeepPartial<MemberSummary>, I>>(object: I): MemberSummary {
+    const message = createBaseMemberSummary();
+    message.teams = object.teams?.map((e) => Team.fromPartial(e)) || [];
+    message.assignedTickets = object.assignedTickets?.map((e) => e) || [];
     return message;
   },
 };
@@ -319,40 +346,49 @@ export const ListUserTeamsResponse: MessageFns<ListUserTeamsResponse> = {
 /** CommunityService owns teams, invitations, sponsorships, events and passes. */
 export type CommunityServiceService = typeof CommunityServiceService;
 export const CommunityServiceService = {
-  /** Team relationships of a user that are visible in a resource. */
-  listUserTeams: {
-    path: "/masthead.community.v1.CommunityService/ListUserTeams" as const,
+  /**
+   * What a member's profile shows from this service in one resource: the member's team
+   * relationships and the passes assigned to the member.
+   */
+  getMemberSummary: {
+    path: "/masthead.community.v1.CommunityService/GetMemberSummary" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: ListUserTeamsRequest): Buffer => Buffer.from(ListUserTeamsRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ListUserTeamsRequest => ListUserTeamsRequest.decode(value),
-    responseSerialize: (value: ListUserTeamsResponse): Buffer =>
-      Buffer.from(ListUserTeamsResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ListUserTeamsResponse => ListUserTeamsResponse.decode(value),
+    requestSerialize: (value: GetMemberSummaryRequest): Buffer =>
+      Buffer.from(GetMemberSummaryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetMemberSummaryRequest => GetMemberSummaryRequest.decode(value),
+    responseSerialize: (value: MemberSummary): Buffer => Buffer.from(MemberSummary.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MemberSummary => MemberSummary.decode(value),
   },
 } as const;
 
 export interface CommunityServiceServer extends UntypedServiceImplementation {
-  /** Team relationships of a user that are visible in a resource. */
-  listUserTeams: handleUnaryCall<ListUserTeamsRequest, ListUserTeamsResponse>;
+  /**
+   * What a member's profile shows from this service in one resource: the member's team
+   * relationships and the passes assigned to the member.
+   */
+  getMemberSummary: handleUnaryCall<GetMemberSummaryRequest, MemberSummary>;
 }
 
 export interface CommunityServiceClient extends Client {
-  /** Team relationships of a user that are visible in a resource. */
-  listUserTeams(
-    request: ListUserTeamsRequest,
-    callback: (error: ServiceError | null, response: ListUserTeamsResponse) => void,
+  /**
+   * What a member's profile shows from this service in one resource: the member's team
+   * relationships and the passes assigned to the member.
+   */
+  getMemberSummary(
+    request: GetMemberSummaryRequest,
+    callback: (error: ServiceError | null, response: MemberSummary) => void,
   ): ClientUnaryCall;
-  listUserTeams(
-    request: ListUserTeamsRequest,
+  getMemberSummary(
+    request: GetMemberSummaryRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: ListUserTeamsResponse) => void,
+    callback: (error: ServiceError | null, response: MemberSummary) => void,
   ): ClientUnaryCall;
-  listUserTeams(
-    request: ListUserTeamsRequest,
+  getMemberSummary(
+    request: GetMemberSummaryRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: ListUserTeamsResponse) => void,
+    callback: (error: ServiceError | null, response: MemberSummary) => void,
   ): ClientUnaryCall;
 }
 

@@ -19,7 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Struct } from "../../../google/protobuf/struct.js";
-import { Membership } from "../../catalog/v1/catalog.js";
+import { Membership, MembershipChange } from "../../catalog/v1/catalog.js";
 import { Team } from "../../community/v1/community.js";
 
 export const protobufPackage = "masthead.identity.v1";
@@ -215,7 +215,7 @@ export interface Profile {
 export interface ResourceView {
   subscriptions: Membership[];
   teams: Team[];
-  subscriptionsHistory: Membership[];
+  subscriptionsHistory: MembershipChange[];
   assignedTickets: { [key: string]: any }[];
 }
 
@@ -1530,7 +1530,7 @@ export const ResourceView: MessageFns<ResourceView> = {
       Team.encode(v!, writer.uint32(18).fork()).join();
     }
     for (const v of message.subscriptionsHistory) {
-      Membership.encode(v!, writer.uint32(26).fork()).join();
+      MembershipChange.encode(v!, writer.uint32(26).fork()).join();
     }
     for (const v of message.assignedTickets) {
       Struct.encode(Struct.wrap(v!), writer.uint32(34).fork()).join();
@@ -1572,7 +1572,7 @@ export const ResourceView: MessageFns<ResourceView> = {
               break;
             }
 
-            message.subscriptionsHistory.push(Membership.decode(reader, reader.uint32()));
+            message.subscriptionsHistory.push(MembershipChange.decode(reader, reader.uint32()));
             continue;
           }
           case 4: {
@@ -1602,9 +1602,9 @@ export const ResourceView: MessageFns<ResourceView> = {
         : [],
       teams: globalThis.Array.isArray(object?.teams) ? object.teams.map((e: any) => Team.fromJSON(e)) : [],
       subscriptionsHistory: globalThis.Array.isArray(object?.subscriptionsHistory)
-        ? object.subscriptionsHistory.map((e: any) => Membership.fromJSON(e))
+        ? object.subscriptionsHistory.map((e: any) => MembershipChange.fromJSON(e))
         : globalThis.Array.isArray(object?.subscriptions_history)
-        ? object.subscriptions_history.map((e: any) => Membership.fromJSON(e))
+        ? object.subscriptions_history.map((e: any) => MembershipChange.fromJSON(e))
         : [],
       assignedTickets: globalThis.Array.isArray(object?.assignedTickets)
         ? [...object.assignedTickets]
@@ -1623,7 +1623,7 @@ export const ResourceView: MessageFns<ResourceView> = {
       obj.teams = message.teams.map((e) => Team.toJSON(e));
     }
     if (message.subscriptionsHistory?.length) {
-      obj.subscriptionsHistory = message.subscriptionsHistory.map((e) => Membership.toJSON(e));
+      obj.subscriptionsHistory = message.subscriptionsHistory.map((e) => MembershipChange.toJSON(e));
     }
     if (message.assignedTickets?.length) {
       obj.assignedTickets = message.assignedTickets;
@@ -1638,7 +1638,7 @@ export const ResourceView: MessageFns<ResourceView> = {
     const message = createBaseResourceView();
     message.subscriptions = object.subscriptions?.map((e) => Membership.fromPartial(e)) || [];
     message.teams = object.teams?.map((e) => Team.fromPartial(e)) || [];
-    message.subscriptionsHistory = object.subscriptionsHistory?.map((e) => Membership.fromPartial(e)) || [];
+    message.subscriptionsHistory = object.subscriptionsHistory?.map((e) => MembershipChange.fromPartial(e)) || [];
     message.assignedTickets = object.assignedTickets?.map((e) => e) || [];
     return message;
   },
