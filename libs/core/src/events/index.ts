@@ -1,3 +1,4 @@
 export * from './publisher.js';
 export * from './stream.js';
 export * from './outbox.js';
+export * from './subscribe.js';

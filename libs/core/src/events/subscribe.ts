@@ -1,0 +1,25 @@
+import { StringCodec, type NatsConnection, type Subscription } from 'nats';
+import type { Logger } from 'pino';
+import type { DomainEvent } from './publisher.js';
+import { EVENT_SUBJECT_PREFIX } from './stream.js';
+
+const codec = StringCodec();
+
+/**
+ * Listens to one event name on plain NATS (JetStream publishes are delivered to core
+ * subscribers too). For cache invalidation only: a missed message costs at most one TTL of
+ * staleness, so no durable consumer is needed.
+ */
+export function onEvent(nats: NatsConnection, name: string, logger: Logger, handler: (event: DomainEvent) => void): Subscription {
+  const subscription = nats.subscribe(`${EVENT_SUBJECT_PREFIX}${name}`);
+  void (async () => {
+    for await (const message of subscription) {
+      try {
+        handler(JSON.parse(codec.decode(message.data)) as DomainEvent);
+      } catch (error) {
+        logger.warn({ err: error, subject: message.subject }, 'unreadable event ignored');
+      }
+    }
+  })();
+  return subscription;
+}

@@ -1,0 +1,79 @@
+import { createServiceClient } from '@masthead/core/grpc';
+import type { Logger } from '@masthead/core/logging';
+import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
+import { AccountsServiceService } from '@masthead/proto/accounts';
+import { CatalogServiceService } from '@masthead/proto/catalog';
+import { CommunityServiceService } from '@masthead/proto/community';
+import { IdentityServiceService } from '@masthead/proto/identity';
+import type { IdentityConfig } from './config.js';
+import { identityHandlers } from './grpc/handlers.js';
+import { MemberAdminService } from './members/member-admin.service.js';
+import { PasswordHasher } from './passwords/password-hasher.js';
+import { RelationshipRepository } from './relationships/relationship.repository.js';
+import { ResourceDirectory } from './resources/resource-directory.js';
+import { Authenticator } from './sessions/authenticator.js';
+import { SessionRepository } from './sessions/session.repository.js';
+import { SessionService } from './sessions/session.service.js';
+import { MembershipAttacher } from './signin/membership-attacher.js';
+import { SignInService } from './signin/sign-in.service.js';
+import { ProfileService } from './users/profile.service.js';
+import { UserRepository } from './users/user.repository.js';
+
+export type { IdentityConfig } from './config.js';
+export { identityEnv, loadIdentityConfig } from './config.js';
+
+/** Composition root: config → connections → repositories → domain → gRPC handlers. */
+export async function startIdentityService(config: IdentityConfig, logger?: Logger): Promise<RunningService> {
+  const runtime = await openServiceRuntime('identity', config, logger);
+  const clientOptions = { defaultDeadlineMs: config.GRPC_DEADLINE_MS };
+  const accounts = createServiceClient(AccountsServiceService, config.ACCOUNTS_ADDR, clientOptions);
+  const catalog = createServiceClient(CatalogServiceService, config.CATALOG_ADDR, clientOptions);
+  const community = createServiceClient(CommunityServiceService, config.COMMUNITY_ADDR, clientOptions);
+
+  const users = new UserRepository(runtime.db);
+  const relationships = new RelationshipRepository(runtime.db);
+  const sessionRepository = new SessionRepository(runtime.db);
+  await Promise.all([users.ready(), relationships.ready(), sessionRepository.ready()]);
+
+  const hasher = new PasswordHasher({
+    memoryKib: config.ARGON2_MEMORY_KIB,
+    iterations: config.ARGON2_ITERATIONS,
+    parallelism: config.ARGON2_PARALLELISM,
+    concurrency: config.HASH_CONCURRENCY,
+    queueLimit: config.HASH_QUEUE_LIMIT,
+  });
+  await hasher.warm();
+  const sessions = new SessionService(sessionRepository, {
+    sessionTtlSeconds: config.SESSION_TTL_SECONDS,
+    refreshTtlSeconds: config.REFRESH_TTL_SECONDS,
+    authCodeTtlSeconds: config.AUTH_CODE_TTL_SECONDS,
+  });
+  const resources = new ResourceDirectory(accounts, config.RESOURCE_CACHE_TTL_MS);
+  resources.listen(runtime.nats, runtime.logger);
+  const profiles = new ProfileService({ users, relationships, catalog, community });
+  const signIn = new SignInService({
+    users,
+    relationships,
+    sessions,
+    hasher,
+    resources,
+    memberships: new MembershipAttacher(catalog, runtime.logger),
+    events: runtime.events,
+    logger: runtime.logger,
+  });
+
+  const implementation = identityHandlers({
+    authenticator: new Authenticator(sessions, users, relationships),
+    signIn,
+    profiles,
+    members: new MemberAdminService(users, relationships, hasher),
+  });
+  return serveRuntime(
+    runtime,
+    config.GRPC_LISTEN,
+    [{ name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation }],
+    async () => {
+      for (const client of [accounts, catalog, community]) client.close();
+    },
+  );
+}

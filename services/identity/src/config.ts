@@ -1,0 +1,27 @@
+import { loadConfig, serviceAddresses, serviceEnv } from '@masthead/core/config';
+import { z } from 'zod';
+
+const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const identityEnv = {
+  ...serviceEnv,
+  ACCOUNTS_ADDR: serviceAddresses.ACCOUNTS_ADDR,
+  CATALOG_ADDR: serviceAddresses.CATALOG_ADDR,
+  COMMUNITY_ADDR: serviceAddresses.COMMUNITY_ADDR,
+  /** Session token lifetime; the spec leaves it open (document 1, Authentication). */
+  SESSION_TTL_SECONDS: seconds(24 * 3600),
+  REFRESH_TTL_SECONDS: seconds(30 * 24 * 3600),
+  AUTH_CODE_TTL_SECONDS: seconds(120),
+  /** argon2id parameters: OWASP's recommendation (19 MiB, t=2, p=1). */
+  ARGON2_MEMORY_KIB: z.coerce.number().int().min(8192).default(19456),
+  ARGON2_ITERATIONS: z.coerce.number().int().min(1).default(2),
+  ARGON2_PARALLELISM: z.coerce.number().int().min(1).default(1),
+  /** Hashes running at once; the rest wait in a queue of HASH_QUEUE_LIMIT, then get 429. */
+  HASH_CONCURRENCY: z.coerce.number().int().min(1).default(4),
+  HASH_QUEUE_LIMIT: z.coerce.number().int().min(0).default(64),
+  RESOURCE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+};
+
+export type IdentityConfig = ReturnType<typeof loadIdentityConfig>;
+
+export const loadIdentityConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(identityEnv, env);

@@ -1,0 +1,73 @@
+import { httpError } from '@masthead/core/errors';
+import type { PasswordHasher } from '../passwords/password-hasher.js';
+import type { RelationshipRepository } from '../relationships/relationship.repository.js';
+import type { ResourceRole } from '../relationships/relationship.schema.js';
+import { normalizeEmail } from '../signin/sign-in.command.js';
+import type { GlobalRole, UserRecord } from '../users/user.schema.js';
+import type { UserRepository } from '../users/user.repository.js';
+
+export interface UpsertMemberCommand {
+  resourceId: number;
+  email: string;
+  password: string;
+  firstName: string | null;
+  lastName: string | null;
+  role: string;
+}
+
+const RESOURCE_ROLES: readonly string[] = ['user', 'admin', 'partner'];
+const MIN_PASSWORD_LENGTH = 8;
+
+/** Operator path (admin CLI, fixtures): create or update a member and its relationship. */
+export class MemberAdminService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly relationships: RelationshipRepository,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  async upsert(command: UpsertMemberCommand): Promise<UserRecord> {
+    const email = normalizeEmail(command.email);
+    if (!email) throw httpError(400, 'invalid_email', 'A valid email is required');
+    if (command.password.length < MIN_PASSWORD_LENGTH) {
+      throw httpError(400, 'invalid_password', `A password has at least ${MIN_PASSWORD_LENGTH} characters`);
+    }
+    const role = command.role || 'user';
+    const globalRole: GlobalRole = role === 'root' ? 'root' : 'user';
+    if (role !== 'root' && !RESOURCE_ROLES.includes(role)) throw httpError(400, 'invalid_role', `Unknown role ${role}`);
+    const passwordHash = await this.hasher.hash(command.password);
+    const profile = { first_name: command.firstName, last_name: command.lastName };
+    const existing = await this.users.findCredentialsByEmail(email);
+    let user: UserRecord;
+    if (existing) {
+      await this.users.update(existing._id, { ...profile, password_hash: passwordHash, role: globalRole, active: true });
+      user = { ...existing, ...profile, password_hash: passwordHash, role: globalRole, active: true };
+    } else {
+      user = await this.users.create({
+        ...profile,
+        email,
+        password_hash: passwordHash,
+        active: true,
+        email_confirmed: true,
+        role: globalRole,
+        nick_name: null,
+        photo: null,
+        country: null,
+        city: null,
+        state: null,
+        address: null,
+        zip: null,
+        phone: null,
+        company: null,
+        job: null,
+        language_id: null,
+      });
+    }
+    if (command.resourceId) {
+      const resourceRole: ResourceRole = role === 'root' ? 'user' : (role as ResourceRole);
+      const { created } = await this.relationships.attach(command.resourceId, user._id, resourceRole);
+      if (!created) await this.relationships.setRole(command.resourceId, user._id, resourceRole);
+    }
+    return user;
+  }
+}

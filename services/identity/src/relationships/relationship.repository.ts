@@ -1,0 +1,58 @@
+import type { Connection, Model } from 'mongoose';
+import { relationshipKey, relationshipModel, type RelationshipRecord, type ResourceRole } from './relationship.schema.js';
+
+const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
+
+export class RelationshipRepository {
+  private readonly model: Model<RelationshipRecord>;
+
+  constructor(db: Connection) {
+    this.model = relationshipModel(db);
+  }
+
+  async ready(): Promise<void> {
+    await this.model.createIndexes();
+  }
+
+  find(resourceId: number, userId: number): Promise<RelationshipRecord | null> {
+    return this.model.findById(relationshipKey(resourceId, userId)).lean<RelationshipRecord>().exec();
+  }
+
+  /**
+   * Attaches the user to the resource unless a relationship exists. The natural `_id` makes
+   * two concurrent attaches safe: the second insert fails and the existing record wins.
+   */
+  async attach(resourceId: number, userId: number, role: ResourceRole = 'user'): Promise<{ record: RelationshipRecord; created: boolean }> {
+    const now = new Date();
+    const record: RelationshipRecord = {
+      _id: relationshipKey(resourceId, userId),
+      resource_id: resourceId,
+      user_id: userId,
+      status: 'active',
+      role,
+      password_hash: null,
+      extra: {},
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await this.model.create(record);
+      return { record, created: true };
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      const existing = await this.find(resourceId, userId);
+      if (!existing) throw error;
+      return { record: existing, created: false };
+    }
+  }
+
+  async setRole(resourceId: number, userId: number, role: ResourceRole): Promise<void> {
+    await this.model.updateOne({ _id: relationshipKey(resourceId, userId) }, { $set: { role, updated_at: new Date() } }).exec();
+  }
+
+  async setPasswordHash(resourceId: number, userId: number, passwordHash: string): Promise<void> {
+    await this.model
+      .updateOne({ _id: relationshipKey(resourceId, userId) }, { $set: { password_hash: passwordHash, updated_at: new Date() } })
+      .exec();
+  }
+}

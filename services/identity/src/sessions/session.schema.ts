@@ -1,0 +1,115 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+/** One signed-in device or client. Its ID is public (`session_id`). */
+export interface SessionRecord {
+  _id: number;
+  user_id: number;
+  /** 0 when signed in without a resource. */
+  resource_id: number;
+  expires_at: Date;
+  /** Set by logout; a revoked session fails the shared checks like an expired one. */
+  revoked_at: Date | null;
+  /** Set when a consumed refresh record of this session family is presented again. */
+  compromised_at: Date | null;
+  source_type: string | null;
+  guest_session: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Date;
+}
+
+/** Lookup record: token hash → session. Keyed by `_id` because it is read on every request. */
+export interface SessionTokenRecord {
+  _id: string;
+  session_id: number;
+}
+
+/** A refresh record; consumed on use unless the caller asks to keep it. */
+export interface RefreshTokenRecord {
+  _id: string;
+  session_id: number;
+  user_id: number;
+  resource_id: number;
+  expires_at: Date;
+  consumed_at: Date | null;
+  created_at: Date;
+}
+
+/** A one-time authorization code for response types `code` and `code_and_token`. */
+export interface AuthCodeRecord {
+  _id: string;
+  session_id: number;
+  user_id: number;
+  resource_id: number;
+  redirect_uri: string;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+const sessionSchema = new Schema<SessionRecord>(
+  {
+    _id: { type: Number, required: true },
+    user_id: { type: Number, required: true },
+    resource_id: { type: Number, required: true },
+    expires_at: { type: Date, required: true },
+    revoked_at: { type: Date, default: null },
+    compromised_at: { type: Date, default: null },
+    source_type: { type: String, default: null },
+    guest_session: { type: String, default: null },
+    ip: { type: String, default: null },
+    user_agent: { type: String, default: null },
+    created_at: { type: Date, required: true },
+  },
+  { collection: 'sessions', versionKey: false },
+);
+// Serves "sessions of a user in a resource" (device limits, logout everywhere).
+sessionSchema.index({ user_id: 1, resource_id: 1 });
+
+const sessionTokenSchema = new Schema<SessionTokenRecord>(
+  { _id: { type: String, required: true }, session_id: { type: Number, required: true } },
+  { collection: 'session_tokens', versionKey: false },
+);
+
+const refreshTokenSchema = new Schema<RefreshTokenRecord>(
+  {
+    _id: { type: String, required: true },
+    session_id: { type: Number, required: true },
+    user_id: { type: Number, required: true },
+    resource_id: { type: Number, required: true },
+    expires_at: { type: Date, required: true },
+    consumed_at: { type: Date, default: null },
+    created_at: { type: Date, required: true },
+  },
+  { collection: 'refresh_tokens', versionKey: false },
+);
+// Serves POST /cleanup-refresh (all refresh records of a user).
+refreshTokenSchema.index({ user_id: 1 });
+
+const authCodeSchema = new Schema<AuthCodeRecord>(
+  {
+    _id: { type: String, required: true },
+    session_id: { type: Number, required: true },
+    user_id: { type: Number, required: true },
+    resource_id: { type: Number, required: true },
+    redirect_uri: { type: String, required: true },
+    expires_at: { type: Date, required: true },
+    used_at: { type: Date, default: null },
+  },
+  { collection: 'auth_codes', versionKey: false },
+);
+
+export interface SessionModels {
+  sessions: Model<SessionRecord>;
+  tokens: Model<SessionTokenRecord>;
+  refreshTokens: Model<RefreshTokenRecord>;
+  authCodes: Model<AuthCodeRecord>;
+}
+
+export function sessionModels(db: Connection): SessionModels {
+  return {
+    sessions: db.models['Session'] ?? db.model<SessionRecord>('Session', sessionSchema),
+    tokens: db.models['SessionToken'] ?? db.model<SessionTokenRecord>('SessionToken', sessionTokenSchema),
+    refreshTokens: db.models['RefreshToken'] ?? db.model<RefreshTokenRecord>('RefreshToken', refreshTokenSchema),
+    authCodes: db.models['AuthCode'] ?? db.model<AuthCodeRecord>('AuthCode', authCodeSchema),
+  };
+}

@@ -1,0 +1,78 @@
+import type { SessionRepository } from './session.repository.js';
+import type { SessionRecord } from './session.schema.js';
+import { hashToken, newToken } from './tokens.js';
+
+export interface SessionPolicy {
+  sessionTtlSeconds: number;
+  refreshTtlSeconds: number;
+  authCodeTtlSeconds: number;
+}
+
+export interface IssueSessionInput {
+  userId: number;
+  resourceId: number;
+  sourceType: string | null;
+  guestSession: string | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** The credentials handed to the client once; only their hashes are stored. */
+export interface IssuedSession {
+  session: SessionRecord;
+  token: string;
+  refreshToken: string;
+}
+
+export type SessionState = 'active' | 'expired' | 'compromised' | 'unknown';
+
+export class SessionService {
+  constructor(
+    private readonly repository: SessionRepository,
+    private readonly policy: SessionPolicy,
+  ) {}
+
+  async issue(input: IssueSessionInput): Promise<IssuedSession> {
+    const now = Date.now();
+    const session = await this.repository.createSession({
+      user_id: input.userId,
+      resource_id: input.resourceId,
+      expires_at: new Date(now + this.policy.sessionTtlSeconds * 1000),
+      source_type: input.sourceType,
+      guest_session: input.guestSession,
+      ip: input.ip,
+      user_agent: input.userAgent,
+    });
+    const token = newToken();
+    const refreshToken = newToken();
+    await Promise.all([
+      this.repository.addToken(hashToken(token), session._id),
+      this.repository.addRefreshToken(hashToken(refreshToken), session, new Date(now + this.policy.refreshTtlSeconds * 1000)),
+    ]);
+    return { session, token, refreshToken };
+  }
+
+  /** Issues a one-time authorization code bound to the session and the validated destination. */
+  async issueAuthCode(session: SessionRecord, redirectUri: string): Promise<string> {
+    const code = newToken();
+    await this.repository.addAuthCode({
+      _id: hashToken(code),
+      session_id: session._id,
+      user_id: session.user_id,
+      resource_id: session.resource_id,
+      redirect_uri: redirectUri,
+      expires_at: new Date(Date.now() + this.policy.authCodeTtlSeconds * 1000),
+    });
+    return code;
+  }
+
+  /** Resolves a presented token; never throws for a bad token, the caller decides. */
+  async resolve(token: string): Promise<{ state: SessionState; session: SessionRecord | null }> {
+    if (!token || token.length > 512) return { state: 'unknown', session: null };
+    const session = await this.repository.findByTokenHash(hashToken(token));
+    if (!session) return { state: 'unknown', session: null };
+    if (session.compromised_at) return { state: 'compromised', session };
+    if (session.revoked_at || session.expires_at.getTime() <= Date.now()) return { state: 'expired', session };
+    return { state: 'active', session };
+  }
+}

@@ -1,0 +1,67 @@
+import { httpError } from '@masthead/core/errors';
+
+export type ResponseType = 'token' | 'code' | 'code_and_token';
+
+export interface SignInCommand {
+  resourceId: number;
+  email: string;
+  /** Exactly as received: passwords are never trimmed. */
+  password: string;
+  responseType: ResponseType;
+  redirectUri: string | null;
+}
+
+const RESPONSE_TYPES: readonly ResponseType[] = ['token', 'code', 'code_and_token'];
+/** RFC 5321 caps a path at 256 octets, so an address longer than 254 cannot be delivered. */
+const MAX_EMAIL_LENGTH = 254;
+/** Caps the work an attacker can make the hash do; far above any real passphrase. */
+export const MAX_PASSWORD_LENGTH = 1024;
+const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/u;
+
+/** Trimmed, lowercased email, or null when it is not a plausible address. */
+export function normalizeEmail(raw: string): string | null {
+  const email = raw.trim().toLowerCase();
+  return email.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(email) ? email : null;
+}
+
+/** Validates POST /authorization input in the spec's order; each failure is its 409 code. */
+export function parseSignIn(input: { resourceId: number; email: string; password: string; responseType: string; redirectUri: string }): SignInCommand {
+  const email = normalizeEmail(input.email);
+  if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
+  if (input.password.length === 0 || input.password.length > MAX_PASSWORD_LENGTH) {
+    throw httpError(409, 'invalid_password', 'A password is required');
+  }
+  const responseType = (input.responseType.trim() || 'token') as ResponseType;
+  if (!RESPONSE_TYPES.includes(responseType)) {
+    throw httpError(409, 'invalid_response_type', 'response_type must be token, code or code_and_token');
+  }
+  const redirectUri = input.redirectUri.trim() || null;
+  if (responseType !== 'token' && input.resourceId === 0) {
+    throw httpError(404, 'resource_not_exists', 'A resource is required for this response type');
+  }
+  if (responseType !== 'token' && !redirectUri) {
+    throw httpError(409, 'invalid_redirect_uri', 'redirect_uri is required for this response type');
+  }
+  return { resourceId: input.resourceId, email, password: input.password, responseType, redirectUri };
+}
+
+/**
+ * A destination is accepted only on the resource's own host (or a subdomain of it), over HTTPS,
+ * or HTTP on loopback for development. Anything else would let a crafted link send a code to a
+ * third party.
+ */
+export function isAllowedRedirect(redirectUri: string, resourceHost: string | undefined): boolean {
+  if (!resourceHost) return false;
+  let url: URL;
+  try {
+    url = new URL(redirectUri);
+  } catch {
+    return false;
+  }
+  const host = resourceHost.replace(/^https?:\/\//, '').split('/')[0]?.split(':')[0]?.toLowerCase() ?? '';
+  const loopback = url.hostname === '127.0.0.1' || url.hostname === 'localhost';
+  const secure = url.protocol === 'https:' || (url.protocol === 'http:' && loopback);
+  return secure && host !== '' && (url.hostname === host || url.hostname.endsWith(`.${host}`));
+}
+
+export const authorizationFail = () => httpError(401, 'authorization_fail', 'Incorrect email or password');

@@ -1,0 +1,39 @@
+import { insertWithNextId } from '@masthead/core/mongo';
+import type { Connection, Model } from 'mongoose';
+import { userModel, type UserRecord } from './user.schema.js';
+
+/** A user without credentials: what every non-privileged read returns. */
+export type UserView = Omit<UserRecord, 'password_hash'>;
+export type NewUser = Omit<UserRecord, '_id' | 'created_at' | 'updated_at'>;
+
+const WITHOUT_CREDENTIALS = { password_hash: 0 } as const;
+
+export class UserRepository {
+  private readonly model: Model<UserRecord>;
+
+  constructor(private readonly db: Connection) {
+    this.model = userModel(db);
+  }
+
+  async ready(): Promise<void> {
+    await this.model.createIndexes();
+  }
+
+  findById(id: number): Promise<UserView | null> {
+    return this.model.findById(id, WITHOUT_CREDENTIALS).lean<UserView>().exec();
+  }
+
+  /** Privileged: the only read that returns the password hash (sign-in). */
+  findCredentialsByEmail(email: string): Promise<UserRecord | null> {
+    return this.model.findOne({ email }).lean<UserRecord>().exec();
+  }
+
+  create(user: NewUser): Promise<UserRecord> {
+    const now = new Date();
+    return insertWithNextId(this.db, this.model, { ...user, created_at: now, updated_at: now });
+  }
+
+  async update(id: number, changes: Partial<NewUser>): Promise<void> {
+    await this.model.updateOne({ _id: id }, { $set: { ...changes, updated_at: new Date() } }).exec();
+  }
+}

@@ -1,0 +1,61 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export type GlobalRole = 'user' | 'admin' | 'root';
+
+export interface UserRecord {
+  _id: number;
+  email: string;
+  /** argon2id PHC string; absent for accounts that only sign in through a provider. */
+  password_hash: string | null;
+  active: boolean;
+  email_confirmed: boolean;
+  role: GlobalRole;
+  nick_name: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  photo: string | null;
+  country: string | null;
+  city: string | null;
+  state: string | null;
+  address: string | null;
+  zip: string | null;
+  phone: string | null;
+  company: string | null;
+  job: string | null;
+  language_id: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const nullableString = { type: String, default: null };
+
+const userSchema = new Schema<UserRecord>(
+  {
+    _id: { type: Number, required: true },
+    email: { type: String, required: true },
+    password_hash: nullableString,
+    active: { type: Boolean, required: true, default: true },
+    email_confirmed: { type: Boolean, required: true, default: false },
+    role: { type: String, required: true, default: 'user' },
+    nick_name: nullableString,
+    first_name: nullableString,
+    last_name: nullableString,
+    photo: nullableString,
+    country: nullableString,
+    city: nullableString,
+    state: nullableString,
+    address: nullableString,
+    zip: nullableString,
+    phone: nullableString,
+    company: nullableString,
+    job: nullableString,
+    language_id: { type: Number, default: null },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  { collection: 'users', versionKey: false },
+);
+// Serves sign-in and registration (email → user) and keeps emails unique.
+userSchema.index({ email: 1 }, { unique: true });
+
+export const userModel = (db: Connection): Model<UserRecord> => db.models['User'] ?? db.model<UserRecord>('User', userSchema);
