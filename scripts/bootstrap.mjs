@@ -1,0 +1,191 @@
+#!/usr/bin/env node
+// Ensures the tools a Masthead checkout needs, then optionally installs and builds it.
+//   --tools  pnpm 9.15.9, nats-server and ferretdb; writes <cache>/tools.json (the default)
+//   --deps   --tools, then `pnpm install`
+//   --build  --deps, then `pnpm exec turbo run build`
+// Idempotent and quick when everything is present. Plain Node 20, no dependencies.
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PNPM_VERSION = '9.15.9';
+const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB';
+const FERRETDB_VERSION = 'v1.24.2';
+// go.sum hash of the module zip: pins exactly what we compile, whatever the proxy serves.
+const FERRETDB_SUM = 'h1:trrUU0LbmusMbyubhPS1IELncvrIwKrsRT2LW1UUWCw=';
+// Only used when neither PATH nor apt provides nats-server.
+const NATS_GO_MODULE = 'github.com/nats-io/nats-server/v2@v2.10.22';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const cacheDir = resolve(process.env.MASTHEAD_CACHE_DIR || join(homedir(), '.cache', 'masthead'));
+const binDir = join(cacheDir, 'bin');
+
+const log = (msg) => console.log(`[bootstrap] ${msg}`);
+
+function fail(msg) {
+  console.error(`[bootstrap] error: ${msg}`);
+  process.exit(1);
+}
+
+function isExecutable(file) {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// PATH lookup without spawning `which`; sbin dirs added because Debian puts nats-server there
+// and non-login shells of ordinary users often lack them.
+function which(name) {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/local/sbin', '/usr/sbin', '/sbin'];
+  for (const dir of dirs) {
+    if (dir && isExecutable(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
+}
+
+// Runs a command with inherited output; returns true on exit code 0.
+function run(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { stdio: 'inherit', ...options });
+  if (result.error) {
+    console.error(`[bootstrap] ${cmd}: ${result.error.message}`);
+    return false;
+  }
+  return result.status === 0;
+}
+
+function capture(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20, ...options });
+  return { ok: !result.error && result.status === 0, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
+}
+
+function goEnv() {
+  // GOTOOLCHAIN=local: never try to download another Go toolchain (the proxy may refuse it).
+  return { ...process.env, GOTOOLCHAIN: 'local', GOFLAGS: '-buildvcs=false' };
+}
+
+function ensurePnpm() {
+  const current = capture('pnpm', ['--version']).stdout.trim();
+  if (current === PNPM_VERSION) return;
+  log(`pnpm ${current || 'missing'}; installing pnpm@${PNPM_VERSION}`);
+  if (!run('npm', ['install', '-g', `pnpm@${PNPM_VERSION}`])) fail(`npm install -g pnpm@${PNPM_VERSION} failed`);
+}
+
+function ensureNatsServer() {
+  const fromEnv = process.env.MASTHEAD_NATS_BIN;
+  if (fromEnv) {
+    if (!isExecutable(fromEnv)) fail(`MASTHEAD_NATS_BIN=${fromEnv} is not an executable file`);
+    return resolve(fromEnv);
+  }
+  const found = which('nats-server') ?? (isExecutable(join(binDir, 'nats-server')) ? join(binDir, 'nats-server') : undefined);
+  if (found) return found;
+
+  if (process.getuid?.() === 0 && which('apt-get')) {
+    log('installing nats-server with apt-get');
+    const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    // A fresh image has no package lists; update only when the first attempt fails.
+    const installed =
+      run('apt-get', ['install', '-y', '-q', 'nats-server'], { env: aptEnv }) ||
+      (run('apt-get', ['update', '-q'], { env: aptEnv }) && run('apt-get', ['install', '-y', '-q', 'nats-server'], { env: aptEnv }));
+    const path = installed ? which('nats-server') : undefined;
+    if (path) return path;
+    log('apt-get did not provide nats-server; trying go install');
+  }
+
+  const go = which('go') ?? (isExecutable('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
+  if (!go) fail('nats-server not found and neither apt-get (as root) nor Go is available to install it');
+  log(`building nats-server (${NATS_GO_MODULE}) with go install`);
+  if (!run(go, ['install', NATS_GO_MODULE], { env: { ...goEnv(), GOBIN: binDir } })) fail('go install nats-server failed');
+  return join(binDir, 'nats-server');
+}
+
+// `go install ...@v1.24.2` fails here: the proxy answers the deprecation lookup (@v/list) with
+// 403. Downloading the exact version and building it from a writable copy avoids that lookup.
+function buildFerretDb(target) {
+  const go = which('go') ?? (isExecutable('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
+  if (!go) fail('ferretdb is missing and Go is not installed to build it (or set MASTHEAD_FERRETDB_BIN)');
+  log(`building ferretdb ${FERRETDB_VERSION} from the Go module proxy (1-2 min)`);
+  const started = Date.now();
+  const download = capture(go, ['mod', 'download', '-json', `${FERRETDB_MODULE}@${FERRETDB_VERSION}`], {
+    env: goEnv(),
+    cwd: tmpdir(),
+  });
+  if (!download.ok) fail(`go mod download failed:\n${download.stdout}${download.stderr}`);
+  const info = JSON.parse(download.stdout);
+  if (info.Sum !== FERRETDB_SUM) fail(`ferretdb module hash ${info.Sum} does not match the pinned ${FERRETDB_SUM}`);
+
+  const work = mkdtempSync(join(tmpdir(), 'ferretdb-src-'));
+  try {
+    const src = join(work, 'src');
+    cpSync(info.Dir, src, { recursive: true });
+    makeWritable(src);
+    // The binary panics at start without this file; upstream's release build generates it.
+    writeFileSync(join(src, 'build', 'version', 'version.txt'), `${FERRETDB_VERSION}\n`);
+    // Build next to the target and rename, so a concurrent or interrupted run never sees half a binary.
+    const partial = `${target}.${process.pid}.tmp`;
+    // Output captured: dozens of "go: downloading" lines say nothing unless the build fails.
+    const built = capture(go, ['build', '-trimpath', '-o', partial, './cmd/ferretdb'], { cwd: src, env: goEnv() });
+    if (!built.ok) {
+      rmSync(partial, { force: true });
+      fail(`go build ferretdb failed:\n${built.stdout}${built.stderr}`);
+    }
+    renameSync(partial, target);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  log(`built ferretdb in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+// The module cache is read-only; the copy must be writable to add version.txt and to delete it.
+function makeWritable(dir) {
+  if (!run('chmod', ['-R', 'u+w', dir])) fail(`chmod -R u+w ${dir} failed`);
+}
+
+function ensureFerretDb() {
+  const fromEnv = process.env.MASTHEAD_FERRETDB_BIN;
+  if (fromEnv) {
+    if (!isExecutable(fromEnv)) fail(`MASTHEAD_FERRETDB_BIN=${fromEnv} is not an executable file`);
+    return resolve(fromEnv);
+  }
+  const target = join(binDir, 'ferretdb');
+  if (!isExecutable(target)) buildFerretDb(target);
+  return target;
+}
+
+function writeToolsJson(tools) {
+  const file = join(cacheDir, 'tools.json');
+  const text = `${JSON.stringify(tools, null, 2)}\n`;
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  if (previous !== text) writeFileSync(file, text);
+}
+
+function installDeps() {
+  const frozen = existsSync(join(repoRoot, 'pnpm-lock.yaml'));
+  log(`pnpm install${frozen ? ' --frozen-lockfile' : ''}`);
+  if (!run('pnpm', frozen ? ['install', '--frozen-lockfile'] : ['install'], { cwd: repoRoot })) fail('pnpm install failed');
+}
+
+function build() {
+  log('turbo run build');
+  const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1' };
+  if (!run('pnpm', ['exec', 'turbo', 'run', 'build'], { cwd: repoRoot, env })) fail('build failed');
+}
+
+const flags = new Set(process.argv.slice(2));
+for (const flag of flags) {
+  if (!['--tools', '--deps', '--build'].includes(flag)) fail(`unknown flag ${flag} (use --tools, --deps or --build)`);
+}
+const wantBuild = flags.has('--build');
+const wantDeps = wantBuild || flags.has('--deps');
+
+mkdirSync(binDir, { recursive: true });
+ensurePnpm();
+const tools = { ferretdb: ensureFerretDb(), natsServer: ensureNatsServer() };
+writeToolsJson(tools);
+log(`tools ok: ferretdb=${tools.ferretdb} nats-server=${tools.natsServer}`);
+if (wantDeps) installDeps();
+if (wantBuild) build();
