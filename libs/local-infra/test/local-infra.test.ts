@@ -1,0 +1,117 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { MongoClient } from 'mongodb';
+import { connect, StringCodec } from 'nats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { freePort, spawnManaged, startFerretDb, startInfrastructure, startNats, type StartedServer } from '../src/index.js';
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'local-infra-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('freePort', () => {
+  it('returns distinct bindable ports', async () => {
+    const [a, b] = await Promise.all([freePort(), freePort()]);
+    expect(a).toBeGreaterThan(0);
+    expect(b).not.toBe(a);
+  });
+});
+
+describe('spawnManaged', () => {
+  it('escalates to SIGKILL when SIGTERM is ignored, and stop is safe to repeat', async () => {
+    const logFile = join(dir, 'stubborn.log');
+    const child = await spawnManaged(process.execPath, ['-e', "process.on('SIGTERM', () => console.log('ignored')); console.log('up'); setInterval(() => {}, 1000)"], {
+      name: 'stubborn',
+      logFile,
+    });
+    await expect.poll(() => readFile(logFile, 'utf8'), { timeout: 5000 }).toContain('up');
+    await child.stop(300);
+    expect(await child.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(isAlive(child.pid)).toBe(false);
+    await child.stop();
+    expect(await readFile(logFile, 'utf8')).toContain('ignored');
+  });
+
+  it('rejects when the command does not exist', async () => {
+    await expect(spawnManaged(join(dir, 'missing-binary'), [], { name: 'missing' })).rejects.toThrow(/missing: cannot start/);
+  });
+});
+
+describe('FerretDB and NATS on free ports', () => {
+  let ferretdb: StartedServer;
+  let nats: StartedServer;
+
+  beforeAll(async () => {
+    [ferretdb, nats] = await Promise.all([
+      startFerretDb({ dataDir: join(dir, 'ferretdb'), logFile: join(dir, 'ferretdb.log') }),
+      startNats({ dataDir: join(dir, 'nats'), logFile: join(dir, 'nats.log') }),
+    ]);
+  }, 30_000);
+  afterAll(async () => {
+    await Promise.all([ferretdb?.process.stop(), nats?.process.stop()]);
+  });
+
+  it('stores and reads a document', async () => {
+    expect(ferretdb.url).toBe(`mongodb://127.0.0.1:${ferretdb.port}/`);
+    const client = new MongoClient(ferretdb.url);
+    try {
+      const items = client.db('local_infra_test').collection<{ _id: string; n: number }>('items');
+      await items.insertOne({ _id: 'a', n: 1 });
+      expect(await items.findOne({ _id: 'a' })).toEqual({ _id: 'a', n: 1 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('publishes to JetStream and reads the message back', async () => {
+    expect(nats.url).toBe(`nats://127.0.0.1:${nats.port}`);
+    const nc = await connect({ servers: nats.url });
+    try {
+      const codec = StringCodec();
+      const jsm = await nc.jetstreamManager();
+      await jsm.streams.add({ name: 'LOCAL_INFRA_TEST', subjects: ['local.infra.>'] });
+      const js = nc.jetstream();
+      const ack = await js.publish('local.infra.hello', codec.encode('hi'), { msgID: 'm-1' });
+      expect(ack.seq).toBe(1);
+      const stored = await jsm.streams.getMessage('LOCAL_INFRA_TEST', { seq: 1 });
+      expect(codec.decode(stored.data)).toBe('hi');
+      expect(stored.header?.get('Nats-Msg-Id')).toBe('m-1');
+    } finally {
+      await nc.close();
+    }
+  });
+
+  it('stops both servers by PID', async () => {
+    await Promise.all([ferretdb.process.stop(), nats.process.stop()]);
+    expect(isAlive(ferretdb.process.pid)).toBe(false);
+    expect(isAlive(nats.process.pid)).toBe(false);
+  });
+});
+
+describe('startInfrastructure', () => {
+  it('falls back to local binaries and stops them', async () => {
+    const infra = await startInfrastructure({ dataDir: join(dir, 'infra'), env: { ...process.env, MASTHEAD_INFRA: 'local' } });
+    expect(infra.kind).toBe('local');
+    expect(infra.mongoUrl).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(infra.natsUrl).toMatch(/^nats:\/\/127\.0\.0\.1:\d+$/);
+    await infra.stop();
+    const nc = connect({ servers: infra.natsUrl, reconnect: false, timeout: 1000 });
+    await expect(nc).rejects.toThrow();
+  }, 30_000);
+});
