@@ -1,0 +1,74 @@
+import type { Server } from 'node:http';
+import type { Interceptor } from '@grpc/grpc-js';
+import type { Logger } from '@masthead/core/logging';
+import express from 'express';
+import { connect, type NatsConnection } from 'nats';
+import { ResourceResolver } from './auth/resource-resolver.js';
+import { SharedChecks } from './auth/shared-checks.js';
+import { createServiceClients, serviceAddressesOf } from './clients.js';
+import type { GatewayConfig } from './config.js';
+import { bodyDecoder } from './http/body.js';
+import { cors } from './http/cors.js';
+import { errorRenderer, routeNotFound } from './http/envelope.js';
+import { healthRouter } from './http/health.js';
+import { requestId } from './http/request-id.js';
+import { buildApiRouter } from './routes/router.js';
+import { ROUTES } from './routes/table.js';
+
+export type { GatewayConfig } from './config.js';
+export { gatewayEnv, loadGatewayConfig } from './config.js';
+export { ROUTES } from './routes/table.js';
+
+export interface GatewayOptions {
+  /** Client interceptors, e.g. the call counter of the hop-count test. */
+  interceptors?: Interceptor[];
+}
+
+export interface RunningGateway {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Composition root of the gateway: clients → resolver → shared checks → express app. */
+export async function startGateway(config: GatewayConfig, logger: Logger, options: GatewayOptions = {}): Promise<RunningGateway> {
+  const clients = createServiceClients(config, options.interceptors);
+  const resources = new ResourceResolver(clients.accounts, config.RESOURCE_CACHE_TTL_MS);
+  // NATS only invalidates caches: the gateway starts and serves without it.
+  const nats: NatsConnection = await connect({ servers: config.NATS_URL, waitOnFirstConnect: true, maxReconnectAttempts: -1, name: 'masthead-gateway' });
+  resources.listen(nats, logger);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+  // Bracket maps such as filter[Plans.id]=3 need the extended query parser.
+  app.set('query parser', 'extended');
+  app.use(requestId);
+  app.use(healthRouter(serviceAddressesOf(config)));
+  app.use(cors(resources, config.CORS_ALLOWED_ORIGINS));
+  app.use(bodyDecoder(config.BODY_LIMIT));
+  app.use('/api/v1', buildApiRouter(ROUTES, new SharedChecks(resources, clients.identity), clients));
+  app.use(routeNotFound);
+  app.use(errorRenderer(logger));
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const listening = app.listen(config.PORT, config.HOST, () => resolve(listening));
+    listening.once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  logger.info({ port, host: config.HOST }, 'gateway listening');
+
+  return {
+    port,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5000).unref();
+      });
+      await nats.close().catch(() => undefined);
+      for (const client of Object.values(clients)) client.close();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import type { Interceptor } from '@grpc/grpc-js';
+import { createServiceClient, type ServiceClient } from '@masthead/core/grpc';
+import { AccountsServiceService } from '@masthead/proto/accounts';
+import { BillingServiceService } from '@masthead/proto/billing';
+import { CatalogServiceService } from '@masthead/proto/catalog';
+import { CommunityServiceService } from '@masthead/proto/community';
+import { IdentityServiceService } from '@masthead/proto/identity';
+import { IntegrationsServiceService } from '@masthead/proto/integrations';
+import type { GatewayConfig } from './config.js';
+
+export interface ServiceClients {
+  accounts: ServiceClient<typeof AccountsServiceService>;
+  identity: ServiceClient<typeof IdentityServiceService>;
+  catalog: ServiceClient<typeof CatalogServiceService>;
+  billing: ServiceClient<typeof BillingServiceService>;
+  community: ServiceClient<typeof CommunityServiceService>;
+  integrations: ServiceClient<typeof IntegrationsServiceService>;
+}
+
+export type ServiceName = keyof ServiceClients;
+
+export function serviceAddressesOf(config: GatewayConfig): Record<ServiceName, string> {
+  return {
+    accounts: config.ACCOUNTS_ADDR,
+    identity: config.IDENTITY_ADDR,
+    catalog: config.CATALOG_ADDR,
+    billing: config.BILLING_ADDR,
+    community: config.COMMUNITY_ADDR,
+    integrations: config.INTEGRATIONS_ADDR,
+  };
+}
+
+/** One long-lived channel per service, reused by every request. */
+export function createServiceClients(config: GatewayConfig, interceptors: Interceptor[] = []): ServiceClients {
+  const addresses = serviceAddressesOf(config);
+  const options = { defaultDeadlineMs: config.GRPC_DEADLINE_MS, interceptors };
+  return {
+    accounts: createServiceClient(AccountsServiceService, addresses.accounts, options),
+    identity: createServiceClient(IdentityServiceService, addresses.identity, options),
+    catalog: createServiceClient(CatalogServiceService, addresses.catalog, options),
+    billing: createServiceClient(BillingServiceService, addresses.billing, options),
+    community: createServiceClient(CommunityServiceService, addresses.community, options),
+    integrations: createServiceClient(IntegrationsServiceService, addresses.integrations, options),
+  };
+}

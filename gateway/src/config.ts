@@ -1,0 +1,24 @@
+import { commonEnv, loadConfig, serviceAddresses } from '@masthead/core/config';
+import { z } from 'zod';
+
+export const gatewayEnv = {
+  ...commonEnv,
+  ...serviceAddresses,
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  /** Used only to drop cached resources when they change; the gateway works without it. */
+  NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  /** Origins allowed for every resource, comma-separated, on top of each resource's own list. */
+  CORS_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean)),
+  RESOURCE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
+  /** Proxy hops to trust for the client address (express `trust proxy`). */
+  TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'like 1mb or 512kb').default('1mb'),
+};
+
+export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
+
+export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(gatewayEnv, env);

@@ -1,0 +1,100 @@
+import type { NextFunction, Request, Response } from 'express';
+import qs from 'qs';
+import { httpError } from '@masthead/core/errors';
+
+/** What the body decoder found; operations read it through `bodyFields`. */
+export interface DecodedBody {
+  /** Decoded JSON value, or undefined when there was no JSON body. */
+  json: unknown;
+  /** Form fields, or undefined when the body was not form-encoded. */
+  form: Record<string, unknown> | undefined;
+  /** True when a JSON body was sent but could not be parsed. */
+  malformed: boolean;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- express's own augmentation point
+  namespace Express {
+    interface Request {
+      decoded: DecodedBody;
+    }
+  }
+}
+
+const EMPTY: DecodedBody = { json: undefined, form: undefined, malformed: false };
+
+function decode(contentType: string, text: string): DecodedBody {
+  // Clients send `Content-Type: application/json` on bodiless POST/PUT: that means no body.
+  if (text.trim() === '') return EMPTY;
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type === 'application/x-www-form-urlencoded') {
+    return { json: undefined, form: qs.parse(text, { depth: 5, parameterLimit: 1000 }) as Record<string, unknown>, malformed: false };
+  }
+  if (type === 'application/json' || type.endsWith('+json') || type === '' || type === 'text/plain') {
+    try {
+      return { json: JSON.parse(text) as unknown, form: undefined, malformed: false };
+    } catch {
+      return { json: undefined, form: undefined, malformed: true };
+    }
+  }
+  return EMPTY;
+}
+
+const parseLimit = (limit: string): number => {
+  const match = /^(\d+)(b|kb|mb)$/i.exec(limit);
+  const units: Record<string, number> = { b: 1, kb: 1024, mb: 1024 * 1024 };
+  return match ? Number(match[1]) * (units[match[2]!.toLowerCase()] ?? 1) : 1024 * 1024;
+};
+
+/**
+ * Reads the body once, for every route, without ever rejecting it: a missing or malformed body
+ * is not a shared error, because each operation documents its own (document 1).
+ */
+export function bodyDecoder(limit: string) {
+  const maxBytes = parseLimit(limit);
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    req.decoded = EMPTY;
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes && !failed) {
+        failed = true;
+        next(httpError(413, 'request_too_large', `The request body exceeds ${limit}`));
+        req.resume();
+        return;
+      }
+      if (!failed) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (failed) return;
+      req.decoded = decode(req.headers['content-type'] ?? '', Buffer.concat(chunks).toString('utf8'));
+      next();
+    });
+    req.on('error', (error) => {
+      if (!failed) next(error);
+    });
+  };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The request's fields where an operation accepts JSON and form alike: form fields win. */
+export function bodyFields(req: Request): Record<string, unknown> {
+  const json = isObject(req.decoded.json) ? req.decoded.json : {};
+  return { ...json, ...(req.decoded.form ?? {}) };
+}
+
+/** The JSON body as an object, or undefined when absent, malformed or not an object. */
+export function jsonObject(req: Request): Record<string, unknown> | undefined {
+  return isObject(req.decoded.json) ? req.decoded.json : undefined;
+}
+
+/** A field as a string, or '' when missing or of another type (the caller's validation names it). */
+export function stringField(fields: Record<string, unknown>, name: string): string {
+  const value = fields[name];
+  return typeof value === 'string' ? value : '';
+}

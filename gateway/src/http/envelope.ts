@@ -1,0 +1,33 @@
+import type { NextFunction, Request, Response } from 'express';
+import { ServiceError } from '@masthead/core/errors';
+import type { Logger } from '@masthead/core/logging';
+
+/** The spec's error body for a ServiceError (document 1, Errors). */
+export function envelopeOf(error: ServiceError, requestId: string): unknown {
+  if (error.body !== undefined) return error.body;
+  if (error.fields) return { error: true, error_fields: error.fields, req_guid: requestId };
+  return { error: error.code, error_description: error.description, req_guid: requestId };
+}
+
+/** The one error renderer: ServiceErrors become the envelope, anything else an opaque 500. */
+export function errorRenderer(logger: Logger) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const requestId = req.requestId ?? 'unknown';
+    let serviceError: ServiceError;
+    if (error instanceof ServiceError) {
+      serviceError = error;
+    } else if ((error as { type?: string })?.type === 'entity.too.large') {
+      serviceError = new ServiceError({ status: 413, code: 'request_too_large', description: 'The request body is too large' });
+    } else {
+      logger.error({ err: error, req_guid: requestId, method: req.method, path: req.path }, 'unhandled error');
+      serviceError = new ServiceError({ status: 500, code: 'internal_error', description: 'Internal error' });
+    }
+    if (serviceError.status >= 500) logger.warn({ req_guid: requestId, code: serviceError.code }, 'request failed');
+    if (res.headersSent) return;
+    res.status(serviceError.status).json(envelopeOf(serviceError, requestId));
+  };
+}
+
+export function routeNotFound(req: Request, res: Response): void {
+  res.status(404).json({ error: 'route_not_found', error_description: `No route serves ${req.method} ${req.path}`, req_guid: req.requestId });
+}

@@ -1,0 +1,32 @@
+import { notImplemented } from '@masthead/core/errors';
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import type { SharedChecks } from '../auth/shared-checks.js';
+import type { ServiceClients } from '../clients.js';
+import { ACCESS_CLASSES } from './access.js';
+import type { RouteDefinition } from './table.js';
+
+/** `/plans/{id}` → `/plans/:id` (express syntax). */
+export const toExpressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * Mounts every route: shared checks with the route's policy, then its handler. Every success
+ * is JSON; an operation not built yet answers 501 in the envelope after its checks.
+ */
+export function buildApiRouter(routes: readonly RouteDefinition[], checks: SharedChecks, clients: ServiceClients): Router {
+  const router = Router({ caseSensitive: true, strict: false });
+  for (const route of routes) {
+    const policy = ACCESS_CLASSES[route.access];
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    router[method](toExpressPath(route.path), (req: Request, res: Response, next: NextFunction) => {
+      checks
+        .run(req, policy)
+        .then(async (context) => {
+          if (!route.handler) throw notImplemented(`${route.method} ${route.path}`);
+          const result = await route.handler(context, req, clients);
+          res.status(result.status ?? 200).json(result.body);
+        })
+        .catch(next);
+    });
+  }
+  return router;
+}
