@@ -1,0 +1,3 @@
+export * from './stack.js';
+export * from './http.js';
+export * from './tenant.js';
