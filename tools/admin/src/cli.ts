@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { adminClients, type AdminClients } from './clients.js';
+import { loadFixture, parseFixture } from './fixture.js';
+
+const USAGE = `masthead-admin <command> [options]
+
+Talks to the services' internal gRPC APIs (addresses from ACCOUNTS_ADDR, IDENTITY_ADDR, CATALOG_ADDR).
+
+Commands:
+  load-fixture <file> [--force]         create or update partners, resources, plans, pricings and
+                                        members from a JSON fixture (idempotent); a fixture marked
+                                        development_only is refused when MASTHEAD_ENV=production
+                                        unless --force is given
+  create-partner --title T
+  create-resource --partner-id N --public-key K --title T [--host H] [--origin O]
+  create-plan --resource-id N --slug S --title T [--private] [--inactive] [--full-access]
+  create-pricing --plan-id N --title T --price MINOR_UNITS --currency EUR --period "1 month" [--private]
+  create-member --resource-id N --email E --password P [--role user|admin|partner|root]
+`;
+
+type Values = Record<string, string | boolean | undefined>;
+
+const text = (values: Values, name: string): string => {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+};
+const integer = (values: Values, name: string): number => {
+  const value = Number(text(values, name));
+  if (!Number.isSafeInteger(value)) throw new UsageError(`--${name} must be an integer`);
+  return value;
+};
+const optional = (values: Values, name: string): string | undefined => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+
+class UsageError extends Error {}
+
+const COMMANDS: Record<string, (clients: AdminClients, values: Values, positionals: string[]) => Promise<unknown>> = {
+  'load-fixture': async (clients, values, [file]) => {
+    if (!file) throw new UsageError('load-fixture needs a file');
+    const fixture = parseFixture(JSON.parse(await readFile(file, 'utf8')));
+    if (fixture.development_only && process.env['MASTHEAD_ENV'] === 'production' && values['force'] !== true) {
+      throw new UsageError(`${file} is marked development_only; refusing to load it in production (use --force to override)`);
+    }
+    return loadFixture(clients, fixture);
+  },
+  'create-partner': (clients, values) => clients.accounts.createPartner({ title: text(values, 'title') }),
+  'create-resource': (clients, values) =>
+    clients.accounts.upsertResource({
+      partnerId: integer(values, 'partner-id'),
+      publicKey: text(values, 'public-key'),
+      title: text(values, 'title'),
+      host: optional(values, 'host'),
+      origin: optional(values, 'origin'),
+      settings: {},
+      allowedOrigins: [],
+    }),
+  'create-plan': (clients, values) =>
+    clients.catalog.upsertPlan({
+      resourceId: integer(values, 'resource-id'),
+      slug: text(values, 'slug'),
+      title: text(values, 'title'),
+      active: values['inactive'] !== true,
+      private: values['private'] === true,
+      fullAccess: values['full-access'] === true,
+    }),
+  'create-pricing': (clients, values) =>
+    clients.catalog.upsertPricing({
+      planId: integer(values, 'plan-id'),
+      title: text(values, 'title'),
+      price: integer(values, 'price'),
+      currency: text(values, 'currency'),
+      period: text(values, 'period'),
+      active: true,
+      private: values['private'] === true,
+      externalSourceIds: optional(values, 'external-source-ids') ?? '',
+    }),
+  'create-member': async (clients, values) => {
+    const user = await clients.identity.upsertMember({
+      resourceId: integer(values, 'resource-id'),
+      email: text(values, 'email'),
+      password: text(values, 'password'),
+      role: optional(values, 'role') ?? 'user',
+    });
+    return { id: user.id, email: user.email };
+  },
+};
+
+const STRING_OPTIONS = ['title', 'partner-id', 'public-key', 'host', 'origin', 'resource-id', 'slug', 'plan-id', 'price', 'currency', 'period', 'email', 'password', 'role', 'external-source-ids'];
+const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access'];
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const run = command ? COMMANDS[command] : undefined;
+  if (!run) {
+    process.stdout.write(USAGE);
+    return command && command !== 'help' ? 2 : 0;
+  }
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      ...Object.fromEntries(STRING_OPTIONS.map((name) => [name, { type: 'string' as const }])),
+      ...Object.fromEntries(FLAG_OPTIONS.map((name) => [name, { type: 'boolean' as const }])),
+    },
+  });
+  const clients = adminClients();
+  try {
+    const result = await run(clients, values, positionals);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } finally {
+    clients.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`masthead-admin: ${message}\n${error instanceof UsageError ? `\n${USAGE}` : ''}`);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  },
+);

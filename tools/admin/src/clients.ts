@@ -1,0 +1,27 @@
+import { loadConfig, serviceAddresses } from '@masthead/core/config';
+import { createServiceClient, type ServiceClient } from '@masthead/core/grpc';
+import { AccountsServiceService } from '@masthead/proto/accounts';
+import { CatalogServiceService } from '@masthead/proto/catalog';
+import { IdentityServiceService } from '@masthead/proto/identity';
+
+export interface AdminClients {
+  accounts: ServiceClient<typeof AccountsServiceService>;
+  identity: ServiceClient<typeof IdentityServiceService>;
+  catalog: ServiceClient<typeof CatalogServiceService>;
+  close(): void;
+}
+
+/** Clients of the internal APIs, addressed by the same variables the services use. */
+export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients {
+  const config = loadConfig(
+    { ACCOUNTS_ADDR: serviceAddresses.ACCOUNTS_ADDR, IDENTITY_ADDR: serviceAddresses.IDENTITY_ADDR, CATALOG_ADDR: serviceAddresses.CATALOG_ADDR },
+    env,
+  );
+  const options = { defaultDeadlineMs: 30_000 };
+  const clients = {
+    accounts: createServiceClient(AccountsServiceService, config.ACCOUNTS_ADDR, options),
+    identity: createServiceClient(IdentityServiceService, config.IDENTITY_ADDR, options),
+    catalog: createServiceClient(CatalogServiceService, config.CATALOG_ADDR, options),
+  };
+  return { ...clients, close: () => Object.values(clients).forEach((client) => client.close()) };
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/** Pricing of a plan; `price` in the currency's minor unit (an integer, never a float). */
+const pricingSchema = z.object({
+  title: z.string().min(1),
+  price: z.number().int().min(0),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  period: z.string().min(1),
+  active: z.boolean().default(true),
+  private: z.boolean().default(false),
+  external_source_ids: z.string().default(''),
+});
+
+const planSchema = z.object({
+  slug: z.string().min(1),
+  title: z.string().min(1),
+  active: z.boolean().default(true),
+  private: z.boolean().default(false),
+  full_access: z.boolean().default(false),
+  pricings: z.array(pricingSchema).default([]),
+});
+
+/** A reference to a Pricing by plan slug and pricing title, resolved to IDs at load time. */
+const pricingRef = z.object({ plan: z.string(), pricing: z.string() });
+
+const memberSchema = z.object({
+  email: z.string().email(),
+  password: z.string().min(8),
+  role: z.enum(['user', 'admin', 'partner', 'root']).default('user'),
+  first_name: z.string().optional(),
+  last_name: z.string().optional(),
+  memberships: z.array(pricingRef.extend({ autorenew: z.boolean().default(false) })).default([]),
+});
+
+const resourceSchema = z.object({
+  public_key: z.string().min(3),
+  title: z.string().min(1),
+  host: z.string().optional(),
+  origin: z.string().optional(),
+  allowed_origins: z.array(z.string()).default([]),
+  settings: z.record(z.unknown()).default({}),
+  /** Sets `default_subscription_id` once the Pricing exists. */
+  default_subscription: pricingRef.optional(),
+  plans: z.array(planSchema).default([]),
+  members: z.array(memberSchema).default([]),
+});
+
+// Unknown keys are refused (strict) so that a typo in a fixture is an error, not a silent no-op.
+export const fixtureSchema = z
+  .object({
+    /** Marks data that must never reach production (demo passwords). */
+    development_only: z.boolean().default(false),
+    description: z.string().optional(),
+    partners: z.array(z.object({ title: z.string().min(1), resources: z.array(resourceSchema.strict()).default([]) }).strict()),
+  })
+  .strict();
+
+export type Fixture = z.infer<typeof fixtureSchema>;
+export type ResourceFixture = z.infer<typeof resourceSchema>;
