@@ -1,15 +1,43 @@
-import type { Connection, Model } from 'mongoose';
+import type { Collection, Connection, Model } from 'mongoose';
 
 /** Counters collection: one document per entity collection, `{_id: name, seq: last issued}`. */
 const COUNTERS = 'counters';
-const MAX_ATTEMPTS = 20;
+const MAX_ATTEMPTS = 50;
 
-/** A duplicate key on `_id` only; a clash on another unique index is the caller's conflict. */
-function isDuplicateId(error: unknown): boolean {
-  const { code, keyPattern, message } = (error ?? {}) as { code?: number; keyPattern?: object; message?: string };
-  if (code !== 11000) return false;
-  if (keyPattern) return Object.keys(keyPattern).join(',') === '_id';
-  return /index: _id_ /.test(message ?? '');
+type Counters = Collection<{ _id: string; seq: number }>;
+
+const isDuplicateKey = (error: unknown): boolean => (error as { code?: number })?.code === 11000;
+
+/** Per connection and collection, the tail of the queue of pending proposals. */
+const proposalQueues = new WeakMap<Connection, Map<string, Promise<unknown>>>();
+
+/**
+ * Runs proposals for one collection one after another within this connection. FerretDB loses
+ * concurrent `$inc` updates, so parallel proposals from one process would mostly collide; in
+ * sequence they cannot, and only other processes' proposals remain to be settled by the insert.
+ */
+function inSequence<T>(connection: Connection, name: string, task: () => Promise<T>): Promise<T> {
+  const queues = proposalQueues.get(connection) ?? new Map<string, Promise<unknown>>();
+  proposalQueues.set(connection, queues);
+  const result = (queues.get(name) ?? Promise.resolve()).then(task, task);
+  queues.set(name, result.catch(() => undefined));
+  return result;
+}
+
+/**
+ * Proposes the next ID. Two first-ever upserts can race and one fails with a duplicate key
+ * (MongoDB documents this for upserts; FerretDB does it too): the counter exists then, retry.
+ */
+async function proposeId(counters: Counters, name: string): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const counter = await counters.findOneAndUpdate({ _id: name }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' });
+      if (typeof counter?.seq !== 'number') throw new Error('counter update returned no sequence');
+      return counter.seq;
+    } catch (error) {
+      if (!isDuplicateKey(error) || attempt >= 3) throw error;
+    }
+  }
 }
 
 /**
@@ -17,30 +45,29 @@ function isDuplicateId(error: unknown): boolean {
  * the entity with that ID as its `_id` is what claims it. On MongoDB the `$inc` alone is atomic;
  * FerretDB 1.x applies it read-then-write (FerretDB issue 3040), so two callers can be handed the
  * same number. The unique `_id` makes the second insert fail with a duplicate key, and that caller
- * asks again. IDs stay distinct on both servers; they are increasing but not gap-free.
+ * asks again. Within one process proposals run in sequence (see `inSequence`). IDs stay
+ * distinct on both servers; they are increasing but not gap-free.
  */
 export async function insertWithNextId<T extends { _id: number }>(
   connection: Connection,
   model: Model<T>,
   document: Omit<T, '_id'>,
 ): Promise<T> {
-  const counters = connection.collection<{ _id: string; seq: number }>(COUNTERS);
+  const name = model.collection.collectionName;
+  const counters: Counters = connection.collection(COUNTERS);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const counter = await counters.findOneAndUpdate(
-      { _id: model.collection.collectionName },
-      { $inc: { seq: 1 } },
-      { upsert: true, returnDocument: 'after' },
-    );
-    const id = counter?.seq;
-    if (typeof id !== 'number') throw new Error('counter update returned no sequence');
+    const id = await inSequence(connection, name, () => proposeId(counters, name));
     try {
       const created = await model.create({ ...document, _id: id });
       return created.toObject() as T;
     } catch (error) {
-      if (!isDuplicateId(error)) throw error;
-      // Either a lost counter update (FerretDB) or a row written with an explicit ID: move on.
-      await counters.updateOne({ _id: model.collection.collectionName }, { $max: { seq: id } });
+      if (!isDuplicateKey(error)) throw error;
+      // FerretDB's duplicate-key error does not name the index: the ID clashed only if a row
+      // holds it; otherwise another unique index refused the row, which is the caller's conflict.
+      if (!(await model.exists({ _id: id }))) throw error;
+      // Lost counter update (FerretDB) or a row written with an explicit ID: catch up and retry.
+      await counters.updateOne({ _id: name }, { $max: { seq: id } });
     }
   }
-  throw new Error(`could not allocate an ID in ${model.collection.collectionName}`);
+  throw new Error(`could not allocate an ID in ${name}`);
 }

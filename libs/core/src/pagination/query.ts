@@ -78,7 +78,7 @@ function condition(name: string, spec: FieldSpec, value: FilterValue, problems: 
 /** Translates a parsed page request into a MongoDB query through the operation's whitelist. */
 export function buildListQuery(request: PageRequest, spec: ListSpec, scope: Record<string, unknown>): MongoListQuery {
   const problems: Record<string, string> = {};
-  const filter: Record<string, unknown> = { ...scope };
+  const filter: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(request.filter)) {
     const field = spec.fields[name];
     if (!field) {
@@ -96,6 +96,8 @@ export function buildListQuery(request: PageRequest, spec: ListSpec, scope: Reco
     else sortPath = field.path;
   }
   if (Object.keys(problems).length > 0) throw fieldError(problems);
+  // The tenant scope is applied last: no caller filter can widen it to another resource.
+  Object.assign(filter, scope);
   const direction = request.sort === 'ASC' ? 1 : -1;
   // `_id` breaks ties so that pages never overlap when the sort field repeats.
   const sort: Record<string, 1 | -1> = { [sortPath]: direction };

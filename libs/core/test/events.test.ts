@@ -1,0 +1,73 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startNats, type StartedServer } from '@masthead/local-infra';
+import type { Connection } from 'mongoose';
+import { AckPolicy, connect, StringCodec, type NatsConnection } from 'nats';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createEventPublisher, EVENT_STREAM, outboxModel } from '../src/events/index.js';
+import { createLogger } from '../src/logging/index.js';
+import { connectMongo } from '../src/mongo/index.js';
+
+const logger = createLogger({ name: 'events-test', level: 'silent' });
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function readSubjects(nats: NatsConnection, count: number): Promise<string[]> {
+  const manager = await nats.jetstreamManager();
+  const name = `reader${Date.now()}`;
+  await manager.consumers.add(EVENT_STREAM, { durable_name: name, ack_policy: AckPolicy.Explicit });
+  const consumer = await nats.jetstream().consumers.get(EVENT_STREAM, name);
+  const messages = await consumer.fetch({ max_messages: count, expires: 2000 });
+  const subjects: string[] = [];
+  for await (const message of messages) {
+    subjects.push(`${message.subject}:${(JSON.parse(StringCodec().decode(message.data)) as { payload: { n: number } }).payload.n}`);
+    message.ack();
+  }
+  return subjects;
+}
+
+describe('event publisher with an outbox', () => {
+  let db: Connection;
+  let dataDir: string;
+  let server: StartedServer;
+
+  beforeAll(async () => {
+    db = await connectMongo({ url: inject('mongoUrl'), dbName: `events_${Date.now()}` });
+    dataDir = await mkdtemp(join(tmpdir(), 'masthead-events-'));
+    server = await startNats({ dataDir });
+  });
+  afterAll(async () => {
+    await server?.process.stop();
+    await db?.dropDatabase();
+    await db?.close();
+  });
+
+  it('keeps an event that cannot be published now and delivers it once NATS is back, exactly once', async () => {
+    const nats = await connect({ servers: server.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+    const publisher = await createEventPublisher({ source: 'test', connection: db, nats, logger, retryIntervalMs: 200 });
+    await publisher.publish({ name: 'before_outage', payload: { n: 1 } });
+    await until(async () => ((await outboxModel(db).countDocuments()) === 0 ? true : undefined));
+
+    await server.process.stop();
+    const during = await publisher.publish({ name: 'during_outage', payload: { n: 2 } });
+    expect(await outboxModel(db).findById(during.id).lean()).not.toBeNull();
+
+    server = await startNats({ dataDir, port: server.port });
+    await until(async () => ((await outboxModel(db).countDocuments()) === 0 ? true : undefined));
+    await publisher.flush();
+
+    const subjects = await readSubjects(nats, 10);
+    expect(subjects).toEqual(['masthead.events.before_outage:1', 'masthead.events.during_outage:2']);
+    await publisher.stop();
+    await nats.close();
+  });
+});

@@ -1,0 +1,100 @@
+import qs from 'qs';
+import { describe, expect, it } from 'vitest';
+import { ServiceError } from '../src/errors/index.js';
+import { buildListQuery, parsePageRequest, toPaginator, type ListSpec } from '../src/pagination/index.js';
+
+/** Queries as the gateway's extended query parser sees them. */
+const query = (text: string) => qs.parse(text) as Record<string, unknown>;
+
+const failureOf = (run: () => unknown): ServiceError => {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ServiceError) return error;
+    throw error;
+  }
+  throw new Error('expected a ServiceError');
+};
+
+const plans: ListSpec = {
+  fields: {
+    'Plans.id': { path: '_id', type: 'number' },
+    'Plans.title': { path: 'title', type: 'text' },
+    active: { path: 'active', type: 'boolean' },
+  },
+  defaultOrder: { path: 'created_at' },
+};
+
+describe('parsePageRequest', () => {
+  it('applies the documented defaults: page 1, limit 10, DESC, no order', () => {
+    expect(parsePageRequest({})).toEqual({ page: 1, limit: 10, filter: {}, orderBy: '', sort: 'DESC' });
+  });
+
+  it('reads a bracket map filter', () => {
+    const request = parsePageRequest(query('filter[Plans.title]=Dig&filter[Plans.id][]=3&filter[Plans.id][]=4'));
+    expect(request.filter).toEqual({ 'Plans.title': 'Dig', 'Plans.id': ['3', '4'] });
+  });
+
+  it('reads a JSON string filter', () => {
+    const request = parsePageRequest(query(`filter=${encodeURIComponent('{"Plans.id":[1,2],"Plans.title":"x"}')}`));
+    expect(request.filter).toEqual({ 'Plans.id': [1, 2], 'Plans.title': 'x' });
+  });
+
+  it('lets order win over by', () => {
+    expect(parsePageRequest(query('by=title&order=id')).orderBy).toBe('id');
+    expect(parsePageRequest(query('by=title')).orderBy).toBe('title');
+  });
+
+  it('accepts sort in any case', () => {
+    expect(parsePageRequest(query('sort=asc')).sort).toBe('ASC');
+  });
+
+  it('clamps a huge limit to the documented cap', () => {
+    expect(parsePageRequest(query('limit=100000')).limit).toBe(1000);
+  });
+
+  it('names every bad parameter in one field-validation error', () => {
+    const error = failureOf(() => parsePageRequest(query('page=0&limit=abc&sort=UP&filter=[1')));
+    expect(error.status).toBe(409);
+    expect(Object.keys(error.fields ?? {}).sort()).toEqual(['filter', 'limit', 'page', 'sort']);
+  });
+
+  it('refuses nested filter values and JSON arrays', () => {
+    expect(failureOf(() => parsePageRequest(query('filter[a][b][c]=1'))).fields).toHaveProperty(['filter.a']);
+    expect(failureOf(() => parsePageRequest(query('filter=[1,2]'))).fields).toHaveProperty('filter');
+  });
+});
+
+describe('buildListQuery', () => {
+  it('turns text into a case-insensitive substring match and numbers into scalar or $in', () => {
+    const request = parsePageRequest(query('filter[Plans.title]=a.b&filter[Plans.id][]=3&filter[Plans.id][]=4'));
+    const built = buildListQuery(request, plans, { resource_id: 7 });
+    expect(built.filter).toEqual({ resource_id: 7, title: { $regex: 'a\\.b', $options: 'i' }, _id: { $in: [3, 4] } });
+    expect(buildListQuery(parsePageRequest(query('filter[Plans.id]=5')), plans, {}).filter).toEqual({ _id: 5 });
+  });
+
+  it('sorts by the default order with _id as tie-breaker, and pages', () => {
+    const built = buildListQuery(parsePageRequest(query('page=3&limit=5&sort=ASC')), plans, {});
+    expect(built.sort).toEqual({ created_at: 1, _id: 1 });
+    expect(built.skip).toBe(10);
+    expect(built.limit).toBe(5);
+  });
+
+  it('refuses unknown filter fields, non-numeric numbers and unknown sort fields', () => {
+    const error = failureOf(() => buildListQuery(parsePageRequest(query('filter[secret]=1&filter[Plans.id]=x&order=nope')), plans, {}));
+    expect(Object.keys(error.fields ?? {}).sort()).toEqual(['filter.Plans.id', 'filter.secret', 'order']);
+  });
+
+  it('keeps the tenant scope even when a filter names the same field', () => {
+    const spec: ListSpec = { fields: { resource: { path: 'resource_id', type: 'number' } }, defaultOrder: { path: '_id' } };
+    const built = buildListQuery(parsePageRequest(query('filter[resource]=9')), spec, { resource_id: 1 });
+    expect(built.filter['resource_id']).toBe(1);
+  });
+});
+
+describe('toPaginator', () => {
+  it('reports pages for the total', () => {
+    expect(toPaginator({ page: 2, limit: 10 }, 21)).toEqual({ current_page: 2, page: 2, total_pages: 3, total_items: 21, limit: 10 });
+    expect(toPaginator({ page: 1, limit: 10 }, 0).total_pages).toBe(0);
+  });
+});
