@@ -32,6 +32,7 @@ export async function startFerretDb(options: StartServerOptions): Promise<Starte
       cwd: dataDir,
       logFile: options.logFile,
       echo: options.echo,
+      ownProcessGroup: options.ownProcessGroup,
     });
     const outcome = await waitUntilReady(child, () => answersPing(port, url), READY_TIMEOUT_MS);
     if (outcome === 'ready') return { url, port, process: child };
@@ -54,7 +55,9 @@ function ferretDbArgs(dataDir: string, port: number): string[] {
     '--telemetry=disable',
     // The debug HTTP listener defaults to the fixed port 8088, which collides between stacks; `-` disables it.
     '--debug-addr=-',
-    '--log-level=warn',
+    // At warn it dumps every error reply in ~20 lines (e.g. the driver's unsupported
+    // endSessions on each disconnect), which buries real failures; clients get those errors anyway.
+    '--log-level=error',
   ];
 }
 

@@ -20,7 +20,13 @@ export async function startNats(options: StartServerOptions): Promise<StartedSer
   await mkdir(dataDir, { recursive: true });
 
   const args = ['-js', '-a', LOOPBACK, '-p', String(options.port ?? -1), '-sd', dataDir, '--ports_file_dir', dataDir];
-  const child = await spawnManaged(binary, args, { name: 'nats', cwd: dataDir, logFile: options.logFile, echo: options.echo });
+  const child = await spawnManaged(binary, args, {
+    name: 'nats',
+    cwd: dataDir,
+    logFile: options.logFile,
+    echo: options.echo,
+    ownProcessGroup: options.ownProcessGroup,
+  });
 
   let port: number | undefined;
   const outcome = await waitUntilReady(

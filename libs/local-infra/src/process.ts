@@ -30,6 +30,11 @@ export interface SpawnManagedOptions {
   logFile?: string;
   /** Also copy each output line to this process's stdout, prefixed with `[name]`. */
   echo?: boolean;
+  /**
+   * Run in a process group of its own, so a terminal's Ctrl-C reaches only the parent, which
+   * then stops its children in order. Default false: the child shares the parent's group.
+   */
+  ownProcessGroup?: boolean;
 }
 
 // After SIGKILL the kernel removes the process at once; this only bounds a stuck exit event.
@@ -46,7 +51,7 @@ export async function spawnManaged(cmd: string, args: readonly string[], options
   // Without echo the child writes straight into the file: no parent pipes to keep drained.
   const fd = logFile && !echo ? openSync(logFile, 'a') : undefined;
   const stdio: StdioOptions = echo ? ['ignore', 'pipe', 'pipe'] : fd === undefined ? 'ignore' : ['ignore', fd, fd];
-  const child = spawn(cmd, args, { env: options.env ?? process.env, cwd: options.cwd, stdio, detached: false });
+  const child = spawn(cmd, args, { env: options.env ?? process.env, cwd: options.cwd, stdio, detached: options.ownProcessGroup ?? false });
   if (fd !== undefined) closeSync(fd);
 
   try {

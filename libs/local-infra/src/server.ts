@@ -17,6 +17,8 @@ export interface StartServerOptions {
   logFile?: string;
   /** Copy server output to stdout, prefixed with the server name. */
   echo?: boolean;
+  /** See SpawnManagedOptions.ownProcessGroup. */
+  ownProcessGroup?: boolean;
   /** Binary to run; resolveTools() when omitted. */
   binary?: string;
 }

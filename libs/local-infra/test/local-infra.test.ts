@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -101,6 +103,21 @@ describe('FerretDB and NATS on free ports', () => {
     await Promise.all([ferretdb.process.stop(), nats.process.stop()]);
     expect(isAlive(ferretdb.process.pid)).toBe(false);
     expect(isAlive(nats.process.pid)).toBe(false);
+  });
+});
+
+describe('startFerretDb on a taken port', () => {
+  it('reports the early exit instead of waiting for the deadline', async () => {
+    const blocker = createServer().listen(0, '127.0.0.1');
+    await once(blocker, 'listening');
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const started = Date.now();
+      await expect(startFerretDb({ dataDir: join(dir, 'taken'), port })).rejects.toThrow(new RegExp(`ferretdb on port ${port} exited`));
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      blocker.close();
+    }
   });
 });
 
