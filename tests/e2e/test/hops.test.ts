@@ -1,0 +1,37 @@
+import type { Interceptor } from '@grpc/grpc-js';
+import { InterceptingCall } from '@grpc/grpc-js';
+import { createMember, createTenant } from '@masthead/testkit';
+import { describe, expect, it } from 'vitest';
+import { useStack } from './support.js';
+
+/** Counts the gateway's outgoing gRPC calls (DESIGN.md "Hot paths"). */
+const calls: string[] = [];
+const counter: Interceptor = (options, next) => {
+  calls.push(options.method_definition.path);
+  return new InterceptingCall(next(options));
+};
+
+describe('blocking gRPC calls per request, after warm-up', () => {
+  const s = useStack({ gatewayInterceptors: [counter] });
+
+  const count = async (request: () => Promise<unknown>) => {
+    await request(); // warm-up: fills the resource cache
+    calls.length = 0;
+    await request();
+    return [...calls];
+  };
+
+  it('a guest read makes one call', async () => {
+    const tenant = await createTenant(s.stack);
+    const made = await count(() => s.api('/plans', { headers: { resource: tenant.publicKey }, query: 'page=1' }));
+    expect(made).toEqual(['/masthead.catalog.v1.CatalogService/ListPlans']);
+  });
+
+  it('a member read makes two', async () => {
+    const tenant = await createTenant(s.stack);
+    const member = await createMember(s.stack, tenant);
+    const token = (await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: member.email, password: member.password } })).body['token'] as string;
+    const made = await count(() => s.api('/user', { headers: { resource: tenant.publicKey, token } }));
+    expect(made).toEqual(['/masthead.identity.v1.IdentityService/Authenticate', '/masthead.identity.v1.IdentityService/GetProfile']);
+  });
+});

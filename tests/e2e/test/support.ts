@@ -1,0 +1,60 @@
+import { apiClient, startStack, type ApiClient, type Stack, type StackOptions } from '@masthead/testkit';
+import { MongoClient, type Db } from 'mongodb';
+import { connect, StringCodec, type NatsConnection } from 'nats';
+import { afterAll, beforeAll, inject } from 'vitest';
+
+export interface StackHandle {
+  stack: Stack;
+  api: ApiClient;
+  /** A service's own database, for arranging states no API creates yet and for reading effects. */
+  db(service: string): Db;
+  nats: NatsConnection;
+}
+
+/** One stack per test file over the run's shared FerretDB and NATS; stopped after the file. */
+export function useStack(options: Partial<StackOptions> = {}): StackHandle {
+  const handle = {} as StackHandle;
+  let mongo: MongoClient;
+  beforeAll(async () => {
+    handle.stack = await startStack({ mongoUrl: inject('mongoUrl'), natsUrl: inject('natsUrl'), ...options });
+    handle.api = apiClient(handle.stack.baseUrl);
+    mongo = await MongoClient.connect(inject('mongoUrl'));
+    handle.db = (service) => mongo.db(`${handle.stack.dbPrefix}${service}`);
+    handle.nats = await connect({ servers: inject('natsUrl') });
+  });
+  afterAll(async () => {
+    await handle.nats?.close();
+    await mongo?.close();
+    await handle.stack?.stop();
+  });
+  return handle;
+}
+
+/** Polls until the probe returns a value or the deadline passes (never a fixed sleep). */
+export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Collects events of one name from NATS for the rest of the test. */
+export function collectEvents(nats: NatsConnection, name: string): Array<Record<string, unknown>> {
+  const seen: Array<Record<string, unknown>> = [];
+  const subscription = nats.subscribe(`masthead.events.${name}`);
+  void (async () => {
+    for await (const message of subscription) seen.push(JSON.parse(StringCodec().decode(message.data)) as Record<string, unknown>);
+  })();
+  return seen;
+}
+
+/** Matchers for generated values in whole-body assertions. */
+export const anyRequestId = expectString(/^[0-9a-f-]{36}$/);
+function expectString(pattern: RegExp) {
+  return { asymmetricMatch: (value: unknown) => typeof value === 'string' && pattern.test(value), toString: () => `string matching ${pattern}` };
+}
+export const anyIsoDate = expectString(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+export const anyToken = expectString(/^[A-Za-z0-9_-]{40,}$/);
