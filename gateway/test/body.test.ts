@@ -1,0 +1,23 @@
+import type { Request } from 'express';
+import { describe, expect, it } from 'vitest';
+import { bodyFields, stringField } from '../src/http/body.js';
+
+const requestWith = (decoded: Request['decoded']) => ({ decoded }) as Request;
+
+describe('body fields', () => {
+  it('lets form fields win over JSON fields of the same name', () => {
+    const req = requestWith({ json: { email: 'json@x.test', password: 'from-json' }, form: { email: 'form@x.test' }, malformed: false });
+    expect(bodyFields(req)).toEqual({ email: 'form@x.test', password: 'from-json' });
+  });
+
+  it('ignores a JSON body that is not an object', () => {
+    expect(bodyFields(requestWith({ json: ['a'], form: undefined, malformed: false }))).toEqual({});
+    expect(bodyFields(requestWith({ json: 'text', form: undefined, malformed: false }))).toEqual({});
+  });
+
+  it('reads a field of another type as missing', () => {
+    expect(stringField({ email: ['a@b.test'] }, 'email')).toBe('');
+    expect(stringField({ email: 5 }, 'email')).toBe('');
+    expect(stringField({ email: 'a@b.test' }, 'email')).toBe('a@b.test');
+  });
+});
