@@ -60,10 +60,12 @@ describe('FerretDB and NATS on free ports', () => {
   let nats: StartedServer;
 
   beforeAll(async () => {
-    [ferretdb, nats] = await Promise.all([
-      startFerretDb({ dataDir: join(dir, 'ferretdb'), logFile: join(dir, 'ferretdb.log') }),
-      startNats({ dataDir: join(dir, 'nats'), logFile: join(dir, 'nats.log') }),
-    ]);
+    // Assigned one by one so that afterAll stops whichever started when the other fails.
+    const starting = [
+      startFerretDb({ dataDir: join(dir, 'ferretdb'), logFile: join(dir, 'ferretdb.log') }).then((server) => (ferretdb = server)),
+      startNats({ dataDir: join(dir, 'nats'), logFile: join(dir, 'nats.log') }).then((server) => (nats = server)),
+    ];
+    for (const result of await Promise.allSettled(starting)) if (result.status === 'rejected') throw result.reason;
   }, 30_000);
   afterAll(async () => {
     await Promise.all([ferretdb?.process.stop(), nats?.process.stop()]);

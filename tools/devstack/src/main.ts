@@ -6,10 +6,10 @@ import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
-import { resolveTools, spawnManaged, startFerretDb, startNats, type StartedServer } from '@masthead/local-infra';
+import { resolveTools, spawnManaged, startFerretDb, startNats, type ManagedProcess, type StartedServer } from '@masthead/local-infra';
 
 import { banner } from './banner.js';
-import { loadConfig, type DevstackConfig } from './config.js';
+import { loadConfig } from './config.js';
 import { startDemoFixtureLoad } from './fixture.js';
 import { clearLogs, tailLogs } from './logs.js';
 import { waitForHttpOk } from './readiness.js';
@@ -64,11 +64,12 @@ async function main(): Promise<void> {
   const tools = await resolveTools();
 
   let started = performance.now();
-  const infra = await startInfra(config, tools);
-  if (!infra) return;
+  const infra = await startInfra(tools);
+  if (!infra || supervisor.isStopping) return;
   log(`FerretDB ${infra.ferretdb.url} and NATS ${infra.nats.url} ready in ${since(started)}`);
 
   const topology = await planTopology(config, { mongoUrl: infra.ferretdb.url, natsUrl: infra.nats.url }, secretsKey, process.env);
+  if (supervisor.isStopping) return;
   const processes = [...topology.services, topology.gateway];
   started = performance.now();
   await Promise.all(processes.map((spec) => startProcess(spec, spec === topology.gateway ? 'gateway' : 'service')));
@@ -79,9 +80,12 @@ async function main(): Promise<void> {
   if (!ready) return fail(`the gateway did not answer GET /readyz with 200 within ${READY_TIMEOUT_MS / 1000} s`, 'all');
   log(`services and gateway ready in ${since(started)}`);
 
-  const fixture = await startDemoFixtureLoad(config.repoRoot, topology.sharedEnv, join(config.logDir, 'admin.log'), config.logToConsole);
+  const fixture = await supervisor.track(
+    'task',
+    startDemoFixtureLoad(config.repoRoot, topology.sharedEnv, join(config.logDir, 'admin.log'), config.logToConsole),
+    (child) => child,
+  );
   if (fixture) {
-    supervisor.add('task', fixture);
     const status = await fixture.exited;
     if (supervisor.isStopping) return;
     if (status.code !== 0) return fail(`loading fixtures/demo.json failed (exit code ${status.code})`, ['admin']);
@@ -92,13 +96,21 @@ async function main(): Promise<void> {
 }
 
 /** FerretDB and NATS in parallel; undefined (and shutting down) when either fails. */
-async function startInfra(config: DevstackConfig, tools: { ferretdb: string; natsServer: string }): Promise<{ ferretdb: StartedServer; nats: StartedServer } | undefined> {
+async function startInfra(tools: { ferretdb: string; natsServer: string }): Promise<{ ferretdb: StartedServer; nats: StartedServer } | undefined> {
   const echo = config.logToConsole;
+  const ofServer = (server: StartedServer): ManagedProcess => server.process;
   const [ferretdb, nats] = await Promise.allSettled([
-    startFerretDb({ dataDir: join(config.dataDir, 'ferretdb'), logFile: join(config.logDir, 'ferretdb.log'), echo, ownProcessGroup: true, binary: tools.ferretdb }),
-    startNats({ dataDir: join(config.dataDir, 'nats'), logFile: join(config.logDir, 'nats.log'), echo, ownProcessGroup: true, binary: tools.natsServer }),
+    supervisor.track(
+      'infra',
+      startFerretDb({ dataDir: join(config.dataDir, 'ferretdb'), logFile: join(config.logDir, 'ferretdb.log'), echo, ownProcessGroup: true, binary: tools.ferretdb }),
+      ofServer,
+    ),
+    supervisor.track(
+      'infra',
+      startNats({ dataDir: join(config.dataDir, 'nats'), logFile: join(config.logDir, 'nats.log'), echo, ownProcessGroup: true, binary: tools.natsServer }),
+      ofServer,
+    ),
   ]);
-  for (const result of [ferretdb, nats]) if (result.status === 'fulfilled') supervisor.add('infra', result.value.process);
   if (ferretdb.status === 'fulfilled' && nats.status === 'fulfilled') return { ferretdb: ferretdb.value, nats: nats.value };
   const reason: unknown = ferretdb.status === 'rejected' ? ferretdb.reason : nats.status === 'rejected' ? nats.reason : undefined;
   await fail(reason instanceof Error ? reason.message : String(reason), ['ferretdb', 'nats']);
@@ -106,7 +118,7 @@ async function startInfra(config: DevstackConfig, tools: { ferretdb: string; nat
 }
 
 async function startProcess(spec: ProcessSpec, tier: 'service' | 'gateway'): Promise<void> {
-  const child = await spawnManaged(process.execPath, [spec.entry], {
+  const starting = spawnManaged(process.execPath, [spec.entry], {
     name: spec.name,
     cwd: config.repoRoot,
     env: spec.env,
@@ -114,7 +126,7 @@ async function startProcess(spec: ProcessSpec, tier: 'service' | 'gateway'): Pro
     echo: config.logToConsole,
     ownProcessGroup: true,
   });
-  supervisor.add(tier, child);
+  await supervisor.track(tier, starting, (child) => child);
 }
 
 /** A missing dist/main.js means the build did not run; say so instead of a crash report. */

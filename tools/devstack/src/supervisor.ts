@@ -14,9 +14,10 @@ export interface SupervisorEvents {
   onUnexpectedExit(process: ManagedProcess, status: ExitStatus): void;
 }
 
-/** Owns every process of the stack and stops them by PID, tier by tier. */
+/** Owns every process of the stack and stops them by PID, stage by stage. */
 export class Supervisor {
   private readonly processes = new Map<Tier, ManagedProcess[]>();
+  private readonly pending = new Set<Promise<unknown>>();
   private stopping: Promise<void> | undefined;
 
   constructor(private readonly events: SupervisorEvents) {}
@@ -25,21 +26,35 @@ export class Supervisor {
     return this.stopping !== undefined;
   }
 
-  /** Tracks `process`; one that arrives after stop() began is stopped at once. */
-  add(tier: Tier, process: ManagedProcess): void {
-    if (this.stopping) {
-      void process.stop(STAGE_STOP_TIMEOUT_MS);
-      return;
-    }
+  /**
+   * Adopts the process that `starting` yields. stop() waits for starts in progress, so a signal
+   * that arrives while a server is still starting cannot leave it running.
+   */
+  track<T>(tier: Tier, starting: Promise<T>, processOf: (started: T) => ManagedProcess | undefined): Promise<T> {
+    const adopted = starting.then((started) => {
+      const process = processOf(started);
+      if (process) this.add(tier, process);
+      return started;
+    });
+    this.pending.add(adopted);
+    const forget = (): void => void this.pending.delete(adopted);
+    adopted.then(forget, forget);
+    return adopted;
+  }
+
+  private add(tier: Tier, process: ManagedProcess): void {
+    // Its stage may have passed already; stop() sends SIGTERM synchronously, before any exit.
+    if (this.stopping) void process.stop(STAGE_STOP_TIMEOUT_MS);
     this.processes.set(tier, [...(this.processes.get(tier) ?? []), process]);
     void process.exited.then((status) => {
       if (tier !== 'task' && !this.stopping) this.events.onUnexpectedExit(process, status);
     });
   }
 
-  /** Stops everything in tier order; calling it again returns the same promise. Never throws. */
+  /** Stops everything in stage order; calling it again returns the same promise. Never throws. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
+      await Promise.allSettled([...this.pending]);
       for (const tiers of STOP_ORDER) {
         const stage = tiers.flatMap((tier) => this.processes.get(tier) ?? []);
         await Promise.all(stage.map((process) => process.stop(STAGE_STOP_TIMEOUT_MS)));
