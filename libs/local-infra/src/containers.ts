@@ -2,9 +2,11 @@ import { existsSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
+import type * as testcontainers from 'testcontainers';
+
 import type { Infrastructure } from './infrastructure.js';
 
-type Testcontainers = typeof import('testcontainers');
+type Testcontainers = typeof testcontainers;
 
 // Images of what production runs (DESIGN.md: MongoDB 7, NATS JetStream).
 const MONGO_IMAGE = 'mongo:7';
@@ -17,20 +19,27 @@ const NATS_IMAGE = 'nats:2.10';
 export async function loadContainerRuntime(env: NodeJS.ProcessEnv = process.env): Promise<Testcontainers | undefined> {
   if (!mayHaveContainerRuntime(env)) return undefined;
   try {
-    const testcontainers = await import('testcontainers');
-    await testcontainers.getContainerRuntimeClient();
-    return testcontainers;
+    const loaded = await import('testcontainers');
+    await loaded.getContainerRuntimeClient();
+    return loaded;
   } catch {
     return undefined; // missing package or "Could not find a working container runtime strategy"
   }
 }
 
 /** Starts MongoDB 7 and NATS 2.10 (JetStream) containers; stops both if either fails. */
-export async function startContainers(testcontainers: Testcontainers): Promise<Infrastructure> {
-  const { GenericContainer, Wait } = testcontainers;
+export async function startContainers(runtime: Testcontainers): Promise<Infrastructure> {
+  const { GenericContainer, Wait } = runtime;
   const [mongo, nats] = await Promise.allSettled([
-    new GenericContainer(MONGO_IMAGE).withExposedPorts(27017).withWaitStrategy(Wait.forLogMessage(/Waiting for connections/)).start(),
-    new GenericContainer(NATS_IMAGE).withCommand(['-js']).withExposedPorts(4222).withWaitStrategy(Wait.forLogMessage(/Server is ready/)).start(),
+    new GenericContainer(MONGO_IMAGE)
+      .withExposedPorts(27017)
+      .withWaitStrategy(Wait.forLogMessage(/Waiting for connections/))
+      .start(),
+    new GenericContainer(NATS_IMAGE)
+      .withCommand(['-js'])
+      .withExposedPorts(4222)
+      .withWaitStrategy(Wait.forLogMessage(/Server is ready/))
+      .start(),
   ]);
   if (mongo.status === 'rejected' || nats.status === 'rejected') {
     await Promise.allSettled([mongo, nats].map((result) => (result.status === 'fulfilled' ? result.value.stop() : undefined)));

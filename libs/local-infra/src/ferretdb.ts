@@ -40,7 +40,8 @@ export async function startFerretDb(options: StartServerOptions): Promise<Starte
     await child.stop(2000);
     if (outcome === 'exited' && attempt < attempts) continue;
     const status = await child.exited;
-    const why = outcome === 'timeout' ? `did not answer ping within ${READY_TIMEOUT_MS} ms` : `exited (code ${status.code}, signal ${status.signal})`;
+    const why =
+      outcome === 'timeout' ? `did not answer ping within ${READY_TIMEOUT_MS} ms` : `exited (code ${status.code}, signal ${status.signal})`;
     throw new Error(`ferretdb on port ${port} ${why}${options.logFile ? `; see ${options.logFile}` : ''}`);
   }
 }

@@ -41,7 +41,8 @@ export async function startNats(options: StartServerOptions): Promise<StartedSer
 
   await child.stop(2000);
   const status = await child.exited;
-  const why = outcome === 'timeout' ? `was not ready within ${READY_TIMEOUT_MS} ms` : `exited (code ${status.code}, signal ${status.signal})`;
+  const why =
+    outcome === 'timeout' ? `was not ready within ${READY_TIMEOUT_MS} ms` : `exited (code ${status.code}, signal ${status.signal})`;
   throw new Error(`nats-server ${why}${options.logFile ? `; see ${options.logFile}` : ''}`);
 }
 

@@ -28,7 +28,12 @@ export async function resolveTools(env: NodeJS.ProcessEnv = process.env): Promis
   return { ferretdb, natsServer };
 }
 
-async function findBinary(name: string, fromEnv: string | undefined, recorded: string | undefined, env: NodeJS.ProcessEnv): Promise<string> {
+async function findBinary(
+  name: string,
+  fromEnv: string | undefined,
+  recorded: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
   if (fromEnv) {
     if (await isExecutable(fromEnv)) return resolve(fromEnv);
     throw new Error(`${name}: ${fromEnv} (from the environment) is not an executable file`);

@@ -38,10 +38,14 @@ describe('freePort', () => {
 describe('spawnManaged', () => {
   it('escalates to SIGKILL when SIGTERM is ignored, and stop is safe to repeat', async () => {
     const logFile = join(dir, 'stubborn.log');
-    const child = await spawnManaged(process.execPath, ['-e', "process.on('SIGTERM', () => console.log('ignored')); console.log('up'); setInterval(() => {}, 1000)"], {
-      name: 'stubborn',
-      logFile,
-    });
+    const child = await spawnManaged(
+      process.execPath,
+      ['-e', "process.on('SIGTERM', () => console.log('ignored')); console.log('up'); setInterval(() => {}, 1000)"],
+      {
+        name: 'stubborn',
+        logFile,
+      },
+    );
     await expect.poll(() => readFile(logFile, 'utf8'), { timeout: 5000 }).toContain('up');
     await child.stop(300);
     expect(await child.exited).toEqual({ code: null, signal: 'SIGKILL' });

@@ -96,18 +96,33 @@ async function main(): Promise<void> {
 }
 
 /** FerretDB and NATS in parallel; undefined (and shutting down) when either fails. */
-async function startInfra(tools: { ferretdb: string; natsServer: string }): Promise<{ ferretdb: StartedServer; nats: StartedServer } | undefined> {
+async function startInfra(tools: {
+  ferretdb: string;
+  natsServer: string;
+}): Promise<{ ferretdb: StartedServer; nats: StartedServer } | undefined> {
   const echo = config.logToConsole;
   const ofServer = (server: StartedServer): ManagedProcess => server.process;
   const [ferretdb, nats] = await Promise.allSettled([
     supervisor.track(
       'infra',
-      startFerretDb({ dataDir: join(config.dataDir, 'ferretdb'), logFile: join(config.logDir, 'ferretdb.log'), echo, ownProcessGroup: true, binary: tools.ferretdb }),
+      startFerretDb({
+        dataDir: join(config.dataDir, 'ferretdb'),
+        logFile: join(config.logDir, 'ferretdb.log'),
+        echo,
+        ownProcessGroup: true,
+        binary: tools.ferretdb,
+      }),
       ofServer,
     ),
     supervisor.track(
       'infra',
-      startNats({ dataDir: join(config.dataDir, 'nats'), logFile: join(config.logDir, 'nats.log'), echo, ownProcessGroup: true, binary: tools.natsServer }),
+      startNats({
+        dataDir: join(config.dataDir, 'nats'),
+        logFile: join(config.logDir, 'nats.log'),
+        echo,
+        ownProcessGroup: true,
+        binary: tools.natsServer,
+      }),
       ofServer,
     ),
   ]);
