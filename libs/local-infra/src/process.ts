@@ -41,7 +41,7 @@ export interface SpawnManagedOptions {
 const KILL_GRACE_MS = 2000;
 
 /**
- * Spawns `cmd` (not detached) and resolves once it runs. Rejects when it cannot be started
+ * Spawns `cmd` (in the parent's process group unless `ownProcessGroup`) and resolves once it runs. Rejects when it cannot be started
  * (e.g. ENOENT); a start followed by an immediate exit resolves and shows in `exited`.
  */
 export async function spawnManaged(cmd: string, args: readonly string[], options: SpawnManagedOptions): Promise<ManagedProcess> {
@@ -53,6 +53,15 @@ export async function spawnManaged(cmd: string, args: readonly string[], options
   const stdio: StdioOptions = echo ? ['ignore', 'pipe', 'pipe'] : fd === undefined ? 'ignore' : ['ignore', fd, fd];
   const child = spawn(cmd, args, { env: options.env ?? process.env, cwd: options.cwd, stdio, detached: options.ownProcessGroup ?? false });
   if (fd !== undefined) closeSync(fd);
+
+  // Listen before anything is awaited, so that no exit can go unseen.
+  let exitStatus: ExitStatus | undefined;
+  const exited = new Promise<ExitStatus>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exitStatus = { code, signal };
+      resolve(exitStatus);
+    });
+  });
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -69,14 +78,6 @@ export async function spawnManaged(cmd: string, args: readonly string[], options
 
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${name}: ${cmd} started without a PID`);
-
-  let exitStatus: ExitStatus | undefined;
-  const exited = new Promise<ExitStatus>((resolve) => {
-    child.once('exit', (code, signal) => {
-      exitStatus = { code, signal };
-      resolve(exitStatus);
-    });
-  });
 
   const signal = (sig: NodeJS.Signals): void => {
     if (exitStatus) return; // the PID may already belong to someone else
