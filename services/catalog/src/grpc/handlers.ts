@@ -1,0 +1,41 @@
+import type { AsyncImplementation } from '@masthead/core/grpc';
+import { fromPageQuery } from '@masthead/core/pagination';
+import type { CatalogServiceService } from '@masthead/proto/catalog';
+import { attachDefaultCommand, grantMembershipCommand } from '../memberships/membership.command.js';
+import type { MembershipService } from '../memberships/membership.service.js';
+import { upsertPlanCommand } from '../plans/plan.command.js';
+import type { PlanService } from '../plans/plan.service.js';
+import { upsertPricingCommand } from '../pricings/pricing.command.js';
+import type { PricingService } from '../pricings/pricing.service.js';
+import { parseCommand } from '../support/parse-command.js';
+import { toMembership, toMembershipChange, toPlan, toPricing, toWirePaginator } from './catalog.wire.js';
+
+interface Deps {
+  plans: PlanService;
+  pricings: PricingService;
+  memberships: MembershipService;
+}
+
+export function catalogHandlers({ plans, pricings, memberships }: Deps): AsyncImplementation<typeof CatalogServiceService> {
+  return {
+    listPlans: async ({ resourceId, query, admin }) => {
+      const page = await plans.listPublic(resourceId, fromPageQuery(query));
+      return { items: page.items.map((view) => toPlan(view, admin)), paginator: toWirePaginator(page.paginator) };
+    },
+    getPlan: async ({ resourceId, planId, admin }) => toPlan(await plans.getActive(resourceId, planId), admin),
+    listMemberships: async ({ resourceId, userId, includeHistory }) => {
+      const list = await memberships.list(resourceId, userId, includeHistory);
+      return { items: list.items.map(toMembership), history: list.history.map(toMembershipChange) };
+    },
+    attachDefaultMembership: async (request) => ({
+      attached: await memberships.attachDefault(parseCommand(attachDefaultCommand, request)),
+    }),
+    // Operator calls answer in admin context (timestamps and country_vat included).
+    upsertPlan: async (request) => toPlan(await plans.upsert(parseCommand(upsertPlanCommand, request)), true),
+    upsertPricing: async (request) => {
+      const view = await pricings.upsert(parseCommand(upsertPricingCommand, request));
+      return toPricing(view.pricing, view.plan, true);
+    },
+    grantMembership: async (request) => toMembership(await memberships.grant(parseCommand(grantMembershipCommand, request))),
+  };
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+const positiveId = (field: string) => z.number().int().positive(`${field} must be a positive integer`);
+
+/** Date-only (UTC midnight) or a date-time with Z or an offset, so that no local zone is guessed. */
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
+
+/** AttachDefaultMembership. Unknown keys are stripped (built from the proto message). */
+export const attachDefaultCommand = z.object({
+  resourceId: positiveId('resource_id'),
+  userId: positiveId('user_id'),
+  pricingId: z.number().int(),
+});
+
+/**
+ * GrantMembership, an operator call. `endDate` absent or "" means open-ended: an operator who
+ * wants the pricing's period passes the date (see CONTEXT.md).
+ */
+export const grantMembershipCommand = z.object({
+  resourceId: positiveId('resource_id'),
+  userId: positiveId('user_id'),
+  pricingId: positiveId('pricing_id'),
+  autorenew: z.boolean(),
+  endDate: z
+    .string()
+    .trim()
+    .optional()
+    .refine((text) => !text || (ISO_8601.test(text) && !Number.isNaN(Date.parse(text))), 'end_date must be an ISO 8601 date')
+    .transform((text) => (text ? new Date(text) : null))
+    .refine((date) => date === null || date.getTime() > Date.now(), 'end_date must be in the future'),
+});
+
+export type AttachDefaultCommand = z.output<typeof attachDefaultCommand>;
+export type GrantMembershipCommand = z.output<typeof grantMembershipCommand>;

@@ -1,0 +1,73 @@
+import { httpError } from '@masthead/core/errors';
+import { endOfPeriod } from '../pricings/period.js';
+import { pricingNotFound } from '../pricings/pricing.errors.js';
+import type { PricingRepository } from '../pricings/pricing.repository.js';
+import type { AttachDefaultCommand, GrantMembershipCommand } from './membership.command.js';
+import type { MembershipCreator } from './membership.creator.js';
+import type { MembershipRepository } from './membership.repository.js';
+import type { MembershipListView, MembershipReader, MembershipView } from './membership.reader.js';
+
+interface MembershipServiceDeps {
+  pricings: PricingRepository;
+  memberships: MembershipRepository;
+  reader: MembershipReader;
+  creator: MembershipCreator;
+}
+
+/** Thrown by GrantMembership when a parallel request is still creating the same membership. */
+const membershipPending = () => httpError(409, 'membership_pending', 'Another request is creating this membership; retry shortly');
+
+export class MembershipService {
+  constructor(private readonly deps: MembershipServiceDeps) {}
+
+  list(resourceId: number, userId: number, includeHistory: boolean): Promise<MembershipListView> {
+    return this.deps.reader.list(resourceId, userId, includeHistory);
+  }
+
+  /**
+   * Gives a joining member the resource's default pricing. False (not an error) when the pricing
+   * is absent, of another resource or inactive, or when the user holds it already: joining must
+   * not fail because of the default membership.
+   */
+  async attachDefault({ resourceId, userId, pricingId }: AttachDefaultCommand): Promise<boolean> {
+    const pricing = pricingId > 0 ? await this.deps.pricings.findInResource(resourceId, pricingId) : null;
+    if (!pricing || !pricing.active) return false;
+    const startDate = new Date();
+    const created = await this.deps.creator.create({
+      resourceId,
+      userId,
+      pricing,
+      autorenew: false,
+      startDate,
+      endDate: endOfPeriod(startDate, pricing.period),
+      source: 'default',
+    });
+    return created !== null;
+  }
+
+  /**
+   * Operator grant of any pricing of the resource, private or inactive included (comps and
+   * legacy pricings are granted by hand). Idempotent like the other operator calls: when the
+   * user already holds the pricing (a fixture loaded again), that membership is returned
+   * unchanged. 404 pricing_not_found.
+   */
+  async grant(command: GrantMembershipCommand): Promise<MembershipView> {
+    const { resourceId, userId, pricingId } = command;
+    const pricing = await this.deps.pricings.findInResource(resourceId, pricingId);
+    if (!pricing) throw pricingNotFound();
+    const membership =
+      (await this.deps.creator.create({
+        resourceId,
+        userId,
+        pricing,
+        autorenew: command.autorenew,
+        startDate: new Date(),
+        endDate: command.endDate,
+        source: 'grant',
+      })) ?? (await this.deps.memberships.findActiveOfPricing(resourceId, userId, pricingId));
+    if (!membership) throw membershipPending();
+    const [view] = await this.deps.reader.withPricings(resourceId, [membership]);
+    if (!view) throw pricingNotFound();
+    return view;
+  }
+}

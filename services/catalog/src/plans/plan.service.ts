@@ -1,0 +1,97 @@
+import { toPaginator, type PageRequest, type Paginator } from '@masthead/core/pagination';
+import type { PricingRepository } from '../pricings/pricing.repository.js';
+import type { PricingRecord } from '../pricings/pricing.schema.js';
+import { isDuplicateKey } from '../support/duplicate-key.js';
+import type { UpsertPlanCommand } from './plan.command.js';
+import { planNotFound } from './plan.errors.js';
+import type { PlanChanges, PlanRepository } from './plan.repository.js';
+import type { PlanRecord } from './plan.schema.js';
+
+interface PlanServiceDeps {
+  plans: PlanRepository;
+  pricings: PricingRepository;
+}
+
+/** A plan with the pricings a caller may see (the `subscriptions` of the API). */
+export interface PlanView {
+  plan: PlanRecord;
+  pricings: PricingRecord[];
+}
+
+export interface PlanPageView {
+  items: PlanView[];
+  paginator: Paginator;
+}
+
+export class PlanService {
+  constructor(private readonly deps: PlanServiceDeps) {}
+
+  /** Public list: active, non-private plans, each with its active, non-private pricings. */
+  async listPublic(resourceId: number, request: PageRequest): Promise<PlanPageView> {
+    const page = await this.deps.plans.listPublic(resourceId, request);
+    // One query for the whole page, never one per plan.
+    const pricings = await this.deps.pricings.listActiveForPlans(
+      resourceId,
+      page.rows.map((plan) => plan._id),
+      { includePrivate: false },
+    );
+    const byPlan = groupByPlan(pricings);
+    return {
+      items: page.rows.map((plan) => ({ plan, pricings: byPlan.get(plan._id) ?? [] })),
+      paginator: toPaginator(request, page.total),
+    };
+  }
+
+  /**
+   * Plan detail. Visibility differs from the list on purpose (document 1 F): the detail is the
+   * direct-link view, so a private plan and its private pricings are shown to whoever has the ID;
+   * an inactive plan, or one of another resource, is 404 plan_not_found.
+   */
+  async getActive(resourceId: number, planId: number): Promise<PlanView> {
+    const plan = await this.deps.plans.findActive(resourceId, planId);
+    if (!plan) throw planNotFound();
+    return this.withAllActivePricings(plan);
+  }
+
+  /** Creates or updates the resource's plan of that slug. */
+  async upsert(command: UpsertPlanCommand): Promise<PlanView> {
+    const changes: PlanChanges = {
+      title: command.title,
+      active: command.active,
+      private: command.private,
+      full_access: command.fullAccess,
+    };
+    const existing = await this.deps.plans.findBySlug(command.resourceId, command.slug);
+    if (existing) return this.withAllActivePricings(await this.update(existing, changes));
+    try {
+      const plan = await this.deps.plans.insert({ ...changes, resource_id: command.resourceId, slug: command.slug });
+      return { plan, pricings: [] };
+    } catch (error) {
+      // A parallel upsert of the same slug won the insert: apply ours as an update.
+      const winner = isDuplicateKey(error) ? await this.deps.plans.findBySlug(command.resourceId, command.slug) : null;
+      if (!winner) throw error;
+      return this.withAllActivePricings(await this.update(winner, changes));
+    }
+  }
+
+  private async update(existing: PlanRecord, changes: PlanChanges): Promise<PlanRecord> {
+    const updated = await this.deps.plans.update(existing.resource_id, existing._id, changes);
+    if (!updated) throw planNotFound();
+    return updated;
+  }
+
+  private async withAllActivePricings(plan: PlanRecord): Promise<PlanView> {
+    const pricings = await this.deps.pricings.listActiveForPlans(plan.resource_id, [plan._id], { includePrivate: true });
+    return { plan, pricings };
+  }
+}
+
+function groupByPlan(pricings: PricingRecord[]): Map<number, PricingRecord[]> {
+  const groups = new Map<number, PricingRecord[]>();
+  for (const pricing of pricings) {
+    const group = groups.get(pricing.plan_id);
+    if (group) group.push(pricing);
+    else groups.set(pricing.plan_id, [pricing]);
+  }
+  return groups;
+}
