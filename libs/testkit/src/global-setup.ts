@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startInfrastructure } from '@masthead/local-infra';
 import type { TestProject } from 'vitest/node';
+import type {} from 'vitest';
 
 declare module 'vitest' {
   export interface ProvidedContext {
