@@ -7,6 +7,7 @@ import { ResourceResolver } from './auth/resource-resolver.js';
 import { SharedChecks } from './auth/shared-checks.js';
 import { createServiceClients, serviceAddressesOf } from './clients.js';
 import type { GatewayConfig } from './config.js';
+import { accessLog } from './http/access-log.js';
 import { bodyDecoder } from './http/body.js';
 import { cors } from './http/cors.js';
 import { errorRenderer, routeNotFound } from './http/envelope.js';
@@ -43,6 +44,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   // Bracket maps such as filter[Plans.id]=3 need the extended query parser.
   app.set('query parser', 'extended');
   app.use(requestId);
+  app.use(accessLog(logger));
   app.use(healthRouter(serviceAddressesOf(config)));
   app.use(cors(resources, config.CORS_ALLOWED_ORIGINS));
   app.use(bodyDecoder(config.BODY_LIMIT));
