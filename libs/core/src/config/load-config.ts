@@ -24,8 +24,12 @@ export function loadConfig<Shape extends z.ZodRawShape>(
   }
   const result = z.object(shape).safeParse(input);
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(problems);
+    const byKey = new Map<string, string[]>();
+    for (const issue of result.error.issues) {
+      const key = issue.path.join('.');
+      byKey.set(key, [...(byKey.get(key) ?? []), issue.message]);
+    }
+    throw new ConfigError([...byKey].map(([key, messages]) => `${key}: ${messages.join('; ')}`));
   }
   return Object.freeze(result.data);
 }
