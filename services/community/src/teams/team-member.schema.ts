@@ -1,0 +1,36 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export const TEAM_ROLES = ['owner', 'admin', 'user'] as const;
+export const TEAM_MEMBER_STATUSES = ['active', 'suspended', 'removed'] as const;
+export type TeamRole = (typeof TEAM_ROLES)[number];
+export type TeamMemberStatus = (typeof TEAM_MEMBER_STATUSES)[number];
+
+/** A user's relationship with a team; "removed" rows are kept (history), never deleted. */
+export interface TeamMemberRecord {
+  _id: number;
+  team_id: number;
+  user_id: number;
+  role: TeamRole;
+  status: TeamMemberStatus;
+  created_at: Date;
+}
+
+const teamMemberSchema = new Schema<TeamMemberRecord>(
+  {
+    _id: { type: Number, required: true },
+    team_id: { type: Number, required: true },
+    user_id: { type: Number, required: true },
+    role: { type: String, required: true, enum: TEAM_ROLES },
+    status: { type: String, required: true, enum: TEAM_MEMBER_STATUSES },
+    created_at: { type: Date, required: true },
+  },
+  { collection: 'team_members', versionKey: false },
+);
+// Serves GetMemberSummary: a user's current team relationships.
+teamMemberSchema.index({ user_id: 1, status: 1 });
+// One relationship per user and team: invitation activation reactivates it (document 2 D) and
+// the unique key keeps two parallel activations from adding a second one.
+teamMemberSchema.index({ team_id: 1, user_id: 1 }, { unique: true });
+
+export const teamMemberModel = (db: Connection): Model<TeamMemberRecord> =>
+  db.models['TeamMember'] ?? db.model<TeamMemberRecord>('TeamMember', teamMemberSchema);

@@ -1,0 +1,26 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+/** A team. It has no resource_id: document 2 C says so, and team lookups have no resource filter. */
+export interface TeamRecord {
+  _id: number;
+  name: string;
+  owner_id: number;
+  active: boolean;
+  /** Seat cap counting every relationship, inactive included; 0 = no cap (document 2 C). */
+  member_limit: number;
+  created_at: Date;
+}
+
+const teamSchema = new Schema<TeamRecord>(
+  {
+    _id: { type: Number, required: true },
+    name: { type: String, required: true },
+    owner_id: { type: Number, required: true },
+    active: { type: Boolean, required: true },
+    member_limit: { type: Number, required: true, default: 0 },
+    created_at: { type: Date, required: true },
+  },
+  { collection: 'teams', versionKey: false },
+);
+
+export const teamModel = (db: Connection): Model<TeamRecord> => db.models['Team'] ?? db.model<TeamRecord>('Team', teamSchema);
