@@ -1,0 +1,26 @@
+import type { ServiceRegistration } from '@masthead/core/grpc';
+import type { Logger } from '@masthead/core/logging';
+import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
+import { IntegrationsServiceService } from '@masthead/proto/integrations';
+import type { IntegrationsConfig } from './config.js';
+import { integrationsHandlers } from './grpc/handlers.js';
+
+export type { IntegrationsConfig } from './config.js';
+export { integrationsEnv, loadIntegrationsConfig } from './config.js';
+
+/**
+ * Composition root: config → connections → repositories → domain → gRPC handlers. The database
+ * and the event publisher are open already; domain folders add repositories and services here.
+ */
+export async function startIntegrationsService(config: IntegrationsConfig, logger?: Logger): Promise<RunningService> {
+  const runtime = await openServiceRuntime('integrations', config, logger);
+  const service: ServiceRegistration<typeof IntegrationsServiceService> = {
+    name: 'masthead.integrations.v1.IntegrationsService',
+    definition: IntegrationsServiceService,
+    implementation: integrationsHandlers(),
+  };
+  // grpc-js refuses a service without methods ("Cannot add an empty service"): until the proto
+  // has an rpc, only the health service answers (overall status '').
+  const services = Object.keys(IntegrationsServiceService).length > 0 ? [service] : [];
+  return serveRuntime(runtime, config.GRPC_LISTEN, services);
+}
