@@ -185,11 +185,13 @@ describe('GrantMembership', () => {
     expect(events.map((event) => event.payload['source'])).toEqual(['grant']);
   });
 
-  it('grants open-ended without an end date, and a repeated grant returns the same membership', async () => {
-    const { resourceId, pricing } = await catalogWith('1 month');
+  it('ends after the pricing period without an end date, and a repeated grant returns the same membership', async () => {
+    const { resourceId, pricing } = await catalogWith('14 days');
     const userId = newUserId();
+    const before = Date.now();
 
     const first = await harness.client.grantMembership({ resourceId, userId, pricingId: pricing.id, autorenew: false });
+    const after = Date.now();
     const again = await harness.client.grantMembership({
       resourceId,
       userId,
@@ -198,7 +200,9 @@ describe('GrantMembership', () => {
       endDate: '2032-01-01',
     });
 
-    expect(first.subscriptionEndDate).toBeUndefined();
+    const end = Date.parse(first.subscriptionEndDate ?? '');
+    expect(end).toBeGreaterThanOrEqual(before + 14 * DAY_MS);
+    expect(end).toBeLessThanOrEqual(after + 14 * DAY_MS);
     expect(again).toEqual(first);
     expect(await attach(resourceId, userId, pricing.id)).toBe(false);
     expect(await harness.db.collection('memberships').countDocuments({ resource_id: resourceId, user_id: userId })).toBe(1);

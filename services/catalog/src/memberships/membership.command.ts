@@ -13,8 +13,8 @@ export const attachDefaultCommand = z.object({
 });
 
 /**
- * GrantMembership, an operator call. `endDate` absent or "" means open-ended: an operator who
- * wants the pricing's period passes the date (see CONTEXT.md).
+ * GrantMembership, an operator call. `endDate` absent or "" means "after the pricing's period",
+ * as for a default membership (see CONTEXT.md).
  */
 export const grantMembershipCommand = z.object({
   resourceId: positiveId('resource_id'),

@@ -47,7 +47,8 @@ export class MembershipService {
 
   /**
    * Operator grant of any pricing of the resource, private or inactive included (comps and
-   * legacy pricings are granted by hand). Idempotent like the other operator calls: when the
+   * legacy pricings are granted by hand). Without an end date it ends after the pricing's
+   * period, like a default membership. Idempotent like the other operator calls: when the
    * user already holds the pricing (a fixture loaded again), that membership is returned
    * unchanged. 404 pricing_not_found.
    */
@@ -55,14 +56,15 @@ export class MembershipService {
     const { resourceId, userId, pricingId } = command;
     const pricing = await this.deps.pricings.findInResource(resourceId, pricingId);
     if (!pricing) throw pricingNotFound();
+    const startDate = new Date();
     const membership =
       (await this.deps.creator.create({
         resourceId,
         userId,
         pricing,
         autorenew: command.autorenew,
-        startDate: new Date(),
-        endDate: command.endDate,
+        startDate,
+        endDate: command.endDate ?? endOfPeriod(startDate, pricing.period),
         source: 'grant',
       })) ?? (await this.deps.memberships.findActiveOfPricing(resourceId, userId, pricingId));
     if (!membership) throw membershipPending();
