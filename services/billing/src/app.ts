@@ -19,8 +19,5 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     definition: BillingServiceService,
     implementation: billingHandlers(),
   };
-  // grpc-js refuses a service without methods ("Cannot add an empty service"): until the proto
-  // has an rpc, only the health service answers (overall status '').
-  const services = Object.keys(BillingServiceService).length > 0 ? [service] : [];
-  return serveRuntime(runtime, config.GRPC_LISTEN, services);
+  return serveRuntime(runtime, config.GRPC_LISTEN, [service]);
 }

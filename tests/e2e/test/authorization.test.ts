@@ -105,6 +105,8 @@ describe('POST /authorization', () => {
   it('attaches the resource default membership to a member joining the resource', async () => {
     const tenant = await createTenant(s.stack);
     const plan = await s.stack.operator.catalog.upsertPlan({ resourceId: tenant.resourceId, slug: 'free', title: 'Free', active: true, private: false, fullAccess: false });
+    // A decoy first, so that the Pricing ID and the membership ID cannot coincide by counter.
+    await s.stack.operator.catalog.upsertPricing({ planId: plan.id, title: 'Decoy', price: 1, currency: 'USD', period: '1 year', active: false, private: true, externalSourceIds: '' });
     const pricing = await s.stack.operator.catalog.upsertPricing({ planId: plan.id, title: 'Free', price: 0, currency: 'USD', period: '1 year', active: true, private: false, externalSourceIds: '' });
     await s.stack.operator.accounts.upsertResource({
       publicKey: tenant.publicKey,
@@ -122,6 +124,8 @@ describe('POST /authorization', () => {
     const subscriptions = response.body['subscriptions'] as Array<Record<string, unknown>>;
     expect(subscriptions).toHaveLength(1);
     expect(subscriptions[0]).toMatchObject({ id: pricing.id, plan_id: plan.id, title: 'Free', public: true, next_subscription: null, autorenew: false });
+    const membership = await s.db('catalog').collection('memberships').findOne({ user_id: member.id });
+    expect(subscriptions[0]!['user_subscription_id']).toBe(membership?._id);
     expect(subscriptions[0]!['user_subscription_id']).not.toBe(pricing.id);
     const again = await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: member.email, password: member.password } });
     expect(again.body['subscriptions']).toHaveLength(1);

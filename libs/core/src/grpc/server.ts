@@ -82,7 +82,8 @@ export async function startGrpcServer({ listen, logger, services }: GrpcServerOp
       if (!handler) throw new Error(`${name}: no handler for ${method}`);
       adapted[method] = adaptUnary(`${name}/${method}`, handler, logger);
     }
-    server.addService(definition as AnyDefinition, adapted);
+    // grpc-js refuses a service without methods; a contract that has none yet still reports health.
+    if (Object.keys(adapted).length > 0) server.addService(definition as AnyDefinition, adapted);
     health.setStatus(name, 'SERVING');
   }
   const port = await new Promise<number>((resolve, reject) => {

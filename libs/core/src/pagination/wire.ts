@@ -1,7 +1,8 @@
-import type { PageQuery } from '@masthead/proto/common';
+import type { PageQuery, Paginator as WirePaginator } from '@masthead/proto/common';
 import { SortDirection as WireSort } from '@masthead/proto/common';
 import { httpError } from '../errors/index.js';
 import type { PageRequest } from './parse.js';
+import type { Paginator } from './query.js';
 
 /** Gateway → service: the parsed request travels as the common PageQuery message. */
 export function toPageQuery(request: PageRequest): PageQuery {
@@ -31,3 +32,12 @@ export function fromPageQuery(query: PageQuery | undefined): PageRequest {
     sort: query.sort === WireSort.SORT_DIRECTION_ASC ? 'ASC' : 'DESC',
   };
 }
+
+/** Service → gateway: toPaginator's numbers in the common message. */
+export const toWirePaginator = (paginator: Paginator): WirePaginator => ({
+  currentPage: paginator.current_page,
+  page: paginator.page,
+  totalPages: paginator.total_pages,
+  totalItems: paginator.total_items,
+  limit: paginator.limit,
+});

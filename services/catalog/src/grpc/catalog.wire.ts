@@ -1,6 +1,4 @@
-import type { Paginator } from '@masthead/core/pagination';
 import type { Membership, MembershipChange, Plan, PlanRef, Pricing } from '@masthead/proto/catalog';
-import type { Paginator as WirePaginator } from '@masthead/proto/common';
 import type { MembershipChangeRecord } from '../memberships/history.schema.js';
 import type { MembershipView } from '../memberships/membership.reader.js';
 import type { PlanRecord } from '../plans/plan.schema.js';
@@ -11,14 +9,6 @@ import type { PricingRecord } from '../pricings/pricing.schema.js';
 
 const iso = (date: Date) => date.toISOString();
 
-/** toPaginator's numbers in the common message (the gateway renders them snake_case again). */
-export const toWirePaginator = (paginator: Paginator): WirePaginator => ({
-  currentPage: paginator.current_page,
-  page: paginator.page,
-  totalPages: paginator.total_pages,
-  totalItems: paginator.total_items,
-  limit: paginator.limit,
-});
 
 export const toPlanRef = (plan: PlanRecord): PlanRef => ({ id: plan._id, title: plan.title, fullAccess: plan.full_access });
 

@@ -1,5 +1,5 @@
 import type { AsyncImplementation } from '@masthead/core/grpc';
-import { fromPageQuery } from '@masthead/core/pagination';
+import { fromPageQuery, toWirePaginator } from '@masthead/core/pagination';
 import type { CatalogServiceService } from '@masthead/proto/catalog';
 import { attachDefaultCommand, grantMembershipCommand } from '../memberships/membership.command.js';
 import type { MembershipService } from '../memberships/membership.service.js';
@@ -8,7 +8,7 @@ import type { PlanService } from '../plans/plan.service.js';
 import { upsertPricingCommand } from '../pricings/pricing.command.js';
 import type { PricingService } from '../pricings/pricing.service.js';
 import { parseCommand } from '../support/parse-command.js';
-import { toMembership, toMembershipChange, toPlan, toPricing, toWirePaginator } from './catalog.wire.js';
+import { toMembership, toMembershipChange, toPlan, toPricing } from './catalog.wire.js';
 
 interface Deps {
   plans: PlanService;
