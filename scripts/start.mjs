@@ -5,10 +5,19 @@ import { run } from './run.mjs';
 
 run(process.execPath, ['scripts/bootstrap.mjs', '--build']);
 
-// The stack runs as a child that owns all processes; signals are forwarded so that SIGTERM or
-// Ctrl-C given to `npm start` stops every child by PID.
+// The stack runs as a child that owns all processes and stops them by PID on a signal.
 const stack = spawn(process.execPath, ['tools/devstack/dist/main.js'], { stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => stack.kill(signal));
-}
-stack.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+const stop = (signal) => stack.kill(signal);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stop(signal));
+
+// npm does not pass SIGTERM on through `sh -c` (Debian's dash does not forward it): npm and the
+// shell exit and this process is re-parented. A changed parent means "stop".
+const parent = process.ppid;
+const watchParent = setInterval(() => {
+  if (process.ppid !== parent) stop('SIGTERM');
+}, 250);
+
+stack.on('exit', (code, signal) => {
+  clearInterval(watchParent);
+  process.exit(code ?? (signal ? 1 : 0));
+});
