@@ -56,7 +56,12 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     },
   );
 
+  // Records this process is publishing now: the relay must not publish them a second time.
+  const inFlight = new Set<string>();
+
   const deliver = async (record: OutboxRecord): Promise<boolean> => {
+    if (inFlight.has(record._id)) return true;
+    inFlight.add(record._id);
     try {
       if (!(await streamReady)) {
         streamReady = ensureEventStream(nats).then(() => true, () => false);
@@ -70,6 +75,8 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
       logger.warn({ err: error, event_id: record._id, subject: record.subject }, 'event delivery deferred');
       await outbox.updateOne({ _id: record._id }, { $inc: { attempts: 1 } }).catch(() => undefined);
       return false;
+    } finally {
+      inFlight.delete(record._id);
     }
   };
 
@@ -78,6 +85,9 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     const pending = await outbox.find().sort({ created_at: 1 }).limit(RELAY_BATCH).lean<OutboxRecord[]>();
     let delivered = 0;
     for (const record of pending) {
+      // Delivered meanwhile by the publish that wrote it: JetStream would drop the duplicate,
+      // but plain subscribers would see it twice.
+      if (inFlight.has(record._id) || !(await outbox.exists({ _id: record._id }))) continue;
       if (!(await deliver(record))) break;
       delivered++;
     }

@@ -24,6 +24,9 @@ type UnaryMethodShape<Req, Res> = {
   responseDeserialize: (bytes: Buffer) => Res;
 };
 
+/** A ts-proto grpc-js service definition of unary methods. */
+export type UnaryServiceDefinition = Record<string, UnaryMethodShape<never, unknown>>;
+
 /** A promise-returning client derived from a ts-proto service definition. */
 export type ServiceClient<Def> = {
   [K in keyof Def]: Def[K] extends UnaryMethodShape<infer Req, infer Res>
@@ -45,7 +48,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Builds a typed client over one shared channel. Every call carries a deadline and the request
  * ID; errors come back as the ServiceError the peer raised.
  */
-export function createServiceClient<Def extends Record<string, UnaryMethodShape<never, unknown>>>(
+export function createServiceClient<Def extends UnaryServiceDefinition>(
   definition: Def,
   address: string,
   options: ClientOptions,

@@ -3,14 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startInfrastructure } from '@masthead/local-infra';
 import { inject } from 'vitest';
-
-// Provided by the root vitest globalSetup (libs/testkit/src/global-setup.ts); same declaration.
-declare module 'vitest' {
-  export interface ProvidedContext {
-    mongoUrl: string;
-    natsUrl: string;
-  }
-}
+import './provided.js';
 
 export interface TestInfra {
   mongoUrl: string;
