@@ -19,11 +19,28 @@ export default tseslint.config(
       // Express recognises error handlers by their four parameters: `_next` must stay.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       'import-x/no-cycle': 'error',
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@masthead/*/src/*', '../../*/src/*'], message: 'Import another package through its exports, not its src/.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@masthead/*/src/*', '../../*/src/*'], message: 'Import another package through its exports, not its src/.' },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+      },
+    },
   },
 );

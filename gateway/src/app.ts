@@ -35,7 +35,12 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   const clients = createServiceClients(config, options.interceptors);
   const resources = new ResourceResolver(clients.accounts, config.RESOURCE_CACHE_TTL_MS);
   // NATS only invalidates caches: the gateway starts and serves without it.
-  const nats: NatsConnection = await connect({ servers: config.NATS_URL, waitOnFirstConnect: true, maxReconnectAttempts: -1, name: 'masthead-gateway' });
+  const nats: NatsConnection = await connect({
+    servers: config.NATS_URL,
+    waitOnFirstConnect: true,
+    maxReconnectAttempts: -1,
+    name: 'masthead-gateway',
+  });
   resources.listen(nats, logger);
 
   const app = express();

@@ -12,11 +12,19 @@ export const gatewayEnv = {
   CORS_ALLOWED_ORIGINS: z
     .string()
     .default('')
-    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean)),
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    ),
   RESOURCE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   /** Proxy hops to trust for the client address (express `trust proxy`). */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
-  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'like 1mb or 512kb').default('1mb'),
+  BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'like 1mb or 512kb')
+    .default('1mb'),
 };
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

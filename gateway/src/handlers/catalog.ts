@@ -22,6 +22,9 @@ export const getPlan: RouteHandler = async (context, req, { catalog }) => {
   const id = String(req.params['id'] ?? '');
   if (!PATH_ID.test(id)) throw httpError(404, 'plan_not_found', 'Plan not found');
   const admin = isAdminRole(context.caller.role);
-  const plan = await catalog.getPlan({ resourceId: context.resource!.id, planId: Number(id), admin }, { requestId: context.requestId, idempotent: true });
+  const plan = await catalog.getPlan(
+    { resourceId: context.resource!.id, planId: Number(id), admin },
+    { requestId: context.requestId, idempotent: true },
+  );
   return { body: serializePlan(plan, admin) };
 };

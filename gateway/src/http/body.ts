@@ -79,8 +79,7 @@ export function bodyDecoder(limit: string) {
   };
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The request's fields where an operation accepts JSON and form alike: form fields win. */
 export function bodyFields(req: Request): Record<string, unknown> {

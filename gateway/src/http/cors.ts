@@ -39,7 +39,9 @@ export function cors(resources: ResourceResolver, globalOrigins: readonly string
           res.setHeader('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS);
         }
         // Every answer has a JSON body, preflights included (browsers ignore it).
-        res.status(allowed ? 200 : 403).json(allowed ? {} : { error: 'cors_origin_not_allowed', error_description: 'Origin not allowed', req_guid: req.requestId });
+        res
+          .status(allowed ? 200 : 403)
+          .json(allowed ? {} : { error: 'cors_origin_not_allowed', error_description: 'Origin not allowed', req_guid: req.requestId });
       },
       (error: unknown) => next(error),
     );

@@ -29,5 +29,7 @@ export function errorRenderer(logger: Logger) {
 }
 
 export function routeNotFound(req: Request, res: Response): void {
-  res.status(404).json({ error: 'route_not_found', error_description: `No route serves ${req.method} ${req.path}`, req_guid: req.requestId });
+  res
+    .status(404)
+    .json({ error: 'route_not_found', error_description: `No route serves ${req.method} ${req.path}`, req_guid: req.requestId });
 }

@@ -15,7 +15,10 @@ export function healthRouter(addresses: Record<ServiceName, string>): Router {
         const services = Object.fromEntries(names.map((name, index) => [name, results[index] ? 'serving' : 'unavailable']));
         const ready = results.every(Boolean);
         if (ready) res.json({ status: 'ready', services });
-        else res.status(503).json({ error: 'not_ready', error_description: 'Some services are unavailable', req_guid: req.requestId, services });
+        else
+          res
+            .status(503)
+            .json({ error: 'not_ready', error_description: 'Some services are unavailable', req_guid: req.requestId, services });
       })
       .catch(next);
   });

@@ -4,11 +4,20 @@ import { describe, expect, it } from 'vitest';
 import { fromGrpcError, httpError, ServiceError, toGrpcError } from '../src/errors/index.js';
 
 const asReceived = (sent: Partial<GrpcServiceError>): GrpcServiceError =>
-  Object.assign(new Error(sent.details), { code: sent.code, details: sent.details ?? '', metadata: sent.metadata ?? new Metadata() }) as GrpcServiceError;
+  Object.assign(new Error(sent.details), {
+    code: sent.code,
+    details: sent.details ?? '',
+    metadata: sent.metadata ?? new Metadata(),
+  }) as GrpcServiceError;
 
 describe('error transport', () => {
   it('carries status, code, description and fields across gRPC', () => {
-    const original = new ServiceError({ status: 409, code: '"invalid_customer_id"', description: 'Kunde – ungültig', fields: { email: 'bad' } });
+    const original = new ServiceError({
+      status: 409,
+      code: '"invalid_customer_id"',
+      description: 'Kunde – ungültig',
+      fields: { email: 'bad' },
+    });
     const sent = toGrpcError(original);
     expect(sent.code).toBe(status.FAILED_PRECONDITION);
     const received = fromGrpcError(asReceived(sent));

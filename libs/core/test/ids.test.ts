@@ -38,7 +38,10 @@ describe('insertWithNextId on the test database (FerretDB by default)', () => {
 
   it('skips IDs taken by rows written with explicit IDs', async () => {
     const model = db.model<Thing>('Other', new Schema<Thing>({ _id: Number, label: String }, { collection: 'others' }));
-    await model.create([{ _id: 1, label: 'imported' }, { _id: 2, label: 'imported' }]);
+    await model.create([
+      { _id: 1, label: 'imported' },
+      { _id: 2, label: 'imported' },
+    ]);
     const next = await insertWithNextId(db, model, { label: 'new' });
     expect(next._id).toBe(3);
   });

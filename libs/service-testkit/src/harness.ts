@@ -67,7 +67,9 @@ export async function startServiceHarness<Def extends UnaryServiceDefinition>(
 export async function expectServiceLifecycle<Def extends UnaryServiceDefinition>(harness: ServiceHarness<Def>): Promise<void> {
   expect(await checkHealth(harness.address)).toBe(true);
   // The event publisher's outbox lives in this service's own database.
-  await expect.poll(async () => (await harness.db.listCollections()).map((collection) => collection.name), { timeout: 10_000 }).toContain('outbox');
+  await expect
+    .poll(async () => (await harness.db.listCollections()).map((collection) => collection.name), { timeout: 10_000 })
+    .toContain('outbox');
   await harness.stop();
   expect(await checkHealth(harness.address, 500)).toBe(false);
 }

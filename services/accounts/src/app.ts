@@ -17,6 +17,10 @@ export async function startAccountsService(config: AccountsConfig, logger?: Logg
   const resources = new ResourceService({ resources: new ResourceRepository(runtime.db), partners, events: runtime.events });
   await Promise.all([partners.ready(), resources.ready()]);
   return serveRuntime(runtime, config.GRPC_LISTEN, [
-    { name: 'masthead.accounts.v1.AccountsService', definition: AccountsServiceService, implementation: accountsHandlers({ resources, partners }) },
+    {
+      name: 'masthead.accounts.v1.AccountsService',
+      definition: AccountsServiceService,
+      implementation: accountsHandlers({ resources, partners }),
+    },
   ]);
 }

@@ -32,7 +32,10 @@ describe('POST /authorization', () => {
     const tenant = await createTenant(s.stack);
     const member = await createMember(s.stack, tenant);
     const before = Math.floor(Date.now() / 1000);
-    const response = await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: member.email, password: member.password } });
+    const response = await s.api('/authorization', {
+      headers: { resource: tenant.publicKey },
+      json: { email: member.email, password: member.password },
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       ...userProjection(member.id, member.email),
@@ -54,7 +57,10 @@ describe('POST /authorization', () => {
   it('stores only hashes of the session and refresh tokens', async () => {
     const tenant = await createTenant(s.stack);
     const member = await createMember(s.stack, tenant);
-    const response = await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: member.email, password: member.password } });
+    const response = await s.api('/authorization', {
+      headers: { resource: tenant.publicKey },
+      json: { email: member.email, password: member.password },
+    });
     const token = response.body['token'] as string;
     const refresh = response.body['refresh_token'] as string;
     const identity = s.db('identity');
@@ -70,7 +76,10 @@ describe('POST /authorization', () => {
   it('accepts form fields like JSON', async () => {
     const tenant = await createTenant(s.stack);
     const member = await createMember(s.stack, tenant);
-    const response = await s.api('/authorization', { headers: { resource: tenant.publicKey }, form: { email: ` ${member.email.toUpperCase()} `, password: member.password } });
+    const response = await s.api('/authorization', {
+      headers: { resource: tenant.publicKey },
+      form: { email: ` ${member.email.toUpperCase()} `, password: member.password },
+    });
     expect(response.status).toBe(200);
     expect(response.body['email']).toBe(member.email);
   });
@@ -92,7 +101,9 @@ describe('POST /authorization', () => {
       headers: { resource: tenant.publicKey, 'source-type': 'ios-app', session: 'guest-123' },
       json: { email: member.email, password: member.password },
     });
-    const event = await eventually(async () => events.find((candidate) => (candidate['payload'] as Record<string, unknown>)['user_id'] === member.id));
+    const event = await eventually(async () =>
+      events.find((candidate) => (candidate['payload'] as Record<string, unknown>)['user_id'] === member.id),
+    );
     expect(event).toMatchObject({
       name: 'user_login',
       source: 'identity',
@@ -104,10 +115,35 @@ describe('POST /authorization', () => {
 
   it('attaches the resource default membership to a member joining the resource', async () => {
     const tenant = await createTenant(s.stack);
-    const plan = await s.stack.operator.catalog.upsertPlan({ resourceId: tenant.resourceId, slug: 'free', title: 'Free', active: true, private: false, fullAccess: false });
+    const plan = await s.stack.operator.catalog.upsertPlan({
+      resourceId: tenant.resourceId,
+      slug: 'free',
+      title: 'Free',
+      active: true,
+      private: false,
+      fullAccess: false,
+    });
     // A decoy first, so that the Pricing ID and the membership ID cannot coincide by counter.
-    await s.stack.operator.catalog.upsertPricing({ planId: plan.id, title: 'Decoy', price: 1, currency: 'USD', period: '1 year', active: false, private: true, externalSourceIds: '' });
-    const pricing = await s.stack.operator.catalog.upsertPricing({ planId: plan.id, title: 'Free', price: 0, currency: 'USD', period: '1 year', active: true, private: false, externalSourceIds: '' });
+    await s.stack.operator.catalog.upsertPricing({
+      planId: plan.id,
+      title: 'Decoy',
+      price: 1,
+      currency: 'USD',
+      period: '1 year',
+      active: false,
+      private: true,
+      externalSourceIds: '',
+    });
+    const pricing = await s.stack.operator.catalog.upsertPricing({
+      planId: plan.id,
+      title: 'Free',
+      price: 0,
+      currency: 'USD',
+      period: '1 year',
+      active: true,
+      private: false,
+      externalSourceIds: '',
+    });
     await s.stack.operator.accounts.upsertResource({
       publicKey: tenant.publicKey,
       title: 'With default',
@@ -119,15 +155,28 @@ describe('POST /authorization', () => {
     // A member of another resource joins this one by signing in here.
     const elsewhere = await createTenant(s.stack);
     const member = await createMember(s.stack, elsewhere);
-    const response = await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: member.email, password: member.password } });
+    const response = await s.api('/authorization', {
+      headers: { resource: tenant.publicKey },
+      json: { email: member.email, password: member.password },
+    });
     expect(response.status).toBe(200);
     const subscriptions = response.body['subscriptions'] as Array<Record<string, unknown>>;
     expect(subscriptions).toHaveLength(1);
-    expect(subscriptions[0]).toMatchObject({ id: pricing.id, plan_id: plan.id, title: 'Free', public: true, next_subscription: null, autorenew: false });
+    expect(subscriptions[0]).toMatchObject({
+      id: pricing.id,
+      plan_id: plan.id,
+      title: 'Free',
+      public: true,
+      next_subscription: null,
+      autorenew: false,
+    });
     const membership = await s.db('catalog').collection('memberships').findOne({ user_id: member.id });
     expect(subscriptions[0]!['user_subscription_id']).toBe(membership?._id);
     expect(subscriptions[0]!['user_subscription_id']).not.toBe(pricing.id);
-    const again = await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: member.email, password: member.password } });
+    const again = await s.api('/authorization', {
+      headers: { resource: tenant.publicKey },
+      json: { email: member.email, password: member.password },
+    });
     expect(again.body['subscriptions']).toHaveLength(1);
   });
 
@@ -153,8 +202,14 @@ describe('POST /authorization', () => {
     it('gives the same answer for an unknown email and a wrong password', async () => {
       const tenant = await createTenant(s.stack);
       const member = await createMember(s.stack, tenant);
-      const unknown = await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: 'nobody@example.test', password: member.password } });
-      const wrong = await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: member.email, password: `${member.password}x` } });
+      const unknown = await s.api('/authorization', {
+        headers: { resource: tenant.publicKey },
+        json: { email: 'nobody@example.test', password: member.password },
+      });
+      const wrong = await s.api('/authorization', {
+        headers: { resource: tenant.publicKey },
+        json: { email: member.email, password: `${member.password}x` },
+      });
       expectError(unknown, 401, 'authorization_fail');
       expectError(wrong, 401, 'authorization_fail');
       expect({ ...(unknown.body as object), req_guid: null }).toEqual({ ...(wrong.body as object), req_guid: null });
@@ -163,18 +218,45 @@ describe('POST /authorization', () => {
     it('verifies the password exactly as received (no trimming)', async () => {
       const tenant = await createTenant(s.stack);
       const member = await createMember(s.stack, tenant);
-      expectError(await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: member.email, password: ` ${member.password} ` } }), 401, 'authorization_fail');
+      expectError(
+        await s.api('/authorization', {
+          headers: { resource: tenant.publicKey },
+          json: { email: member.email, password: ` ${member.password} ` },
+        }),
+        401,
+        'authorization_fail',
+      );
     });
 
     it('refuses an inactive account and a locked or suspended relationship with authorization_fail', async () => {
       const tenant = await createTenant(s.stack);
       const inactive = await createMember(s.stack, tenant);
-      await s.db('identity').collection('users').updateOne({ _id: inactive.id as never }, { $set: { active: false } });
-      expectError(await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: inactive.email, password: inactive.password } }), 401, 'authorization_fail');
+      await s
+        .db('identity')
+        .collection('users')
+        .updateOne({ _id: inactive.id as never }, { $set: { active: false } });
+      expectError(
+        await s.api('/authorization', {
+          headers: { resource: tenant.publicKey },
+          json: { email: inactive.email, password: inactive.password },
+        }),
+        401,
+        'authorization_fail',
+      );
       for (const status of ['locked', 'suspended']) {
         const member = await createMember(s.stack, tenant);
-        await s.db('identity').collection('relationships').updateOne({ _id: `${tenant.resourceId}:${member.id}` as never }, { $set: { status } });
-        expectError(await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: member.email, password: member.password } }), 401, 'authorization_fail');
+        await s
+          .db('identity')
+          .collection('relationships')
+          .updateOne({ _id: `${tenant.resourceId}:${member.id}` as never }, { $set: { status } });
+        expectError(
+          await s.api('/authorization', {
+            headers: { resource: tenant.publicKey },
+            json: { email: member.email, password: member.password },
+          }),
+          401,
+          'authorization_fail',
+        );
       }
     });
 
@@ -191,7 +273,13 @@ describe('POST /authorization', () => {
     });
 
     it('requires a resource for the code response types', async () => {
-      expectError(await s.api('/authorization', { json: { email: 'a@b.test', password: 'x', response_type: 'code', redirect_uri: 'https://x.test/' } }), 404, 'resource_not_exists');
+      expectError(
+        await s.api('/authorization', {
+          json: { email: 'a@b.test', password: 'x', response_type: 'code', redirect_uri: 'https://x.test/' },
+        }),
+        404,
+        'resource_not_exists',
+      );
     });
   });
 
@@ -218,7 +306,12 @@ describe('POST /authorization', () => {
         form: { email: member.email, password: member.password, response_type: 'code_and_token', redirect_uri: 'https://news.example/cb' },
       });
       expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ code: anyToken, token: anyToken, token_type: 'bearer', redirect_uri: 'https://news.example/cb' });
+      expect(response.body).toMatchObject({
+        code: anyToken,
+        token: anyToken,
+        token_type: 'bearer',
+        redirect_uri: 'https://news.example/cb',
+      });
     });
   });
 });

@@ -16,7 +16,11 @@ describe('shared conventions', () => {
     it('answers an unknown path with 404 route_not_found in the envelope, with the request ID', async () => {
       const response = await s.api('/no/such/route');
       expect(response.status).toBe(404);
-      expect(response.body).toEqual({ error: 'route_not_found', error_description: 'No route serves GET /api/v1/no/such/route', req_guid: anyRequestId });
+      expect(response.body).toEqual({
+        error: 'route_not_found',
+        error_description: 'No route serves GET /api/v1/no/such/route',
+        req_guid: anyRequestId,
+      });
       expect(response.headers.get('x-request-id')).toBe(response.body['req_guid']);
     });
 
@@ -45,7 +49,11 @@ describe('shared conventions', () => {
       const tenant = await createTenant(s.stack);
       const response = await s.api('/countries', { headers: { resource: tenant.publicKey } });
       expect(response.status).toBe(501);
-      expect(response.body).toEqual({ error: 'not_implemented', error_description: 'GET /countries is not available in this version', req_guid: anyRequestId });
+      expect(response.body).toEqual({
+        error: 'not_implemented',
+        error_description: 'GET /countries is not available in this version',
+        req_guid: anyRequestId,
+      });
     });
   });
 
@@ -88,7 +96,10 @@ describe('shared conventions', () => {
       const tenant = await createTenant(s.stack);
       const member = await createMember(s.stack, tenant);
       const token = await signIn(tenant.publicKey, member.email, member.password);
-      await s.db('identity').collection('sessions').updateMany({ user_id: member.id }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+      await s
+        .db('identity')
+        .collection('sessions')
+        .updateMany({ user_id: member.id }, { $set: { expires_at: new Date(Date.now() - 1000) } });
       const response = await s.api('/user', { headers: { resource: tenant.publicKey, token } });
       expect(response.status).toBe(401);
       expect(response.body).toEqual({ error: 'token_expired', error_description: 'Session token has expired', req_guid: anyRequestId });
@@ -98,7 +109,10 @@ describe('shared conventions', () => {
       const tenant = await createTenant(s.stack);
       const member = await createMember(s.stack, tenant);
       const token = await signIn(tenant.publicKey, member.email, member.password);
-      await s.db('identity').collection('sessions').updateMany({ user_id: member.id }, { $set: { compromised_at: new Date() } });
+      await s
+        .db('identity')
+        .collection('sessions')
+        .updateMany({ user_id: member.id }, { $set: { compromised_at: new Date() } });
       const response = await s.api('/user', { headers: { resource: tenant.publicKey, token } });
       expect(response.status).toBe(401);
       expect(response.body['error']).toBe('token_compromised');
@@ -108,7 +122,10 @@ describe('shared conventions', () => {
       const tenant = await createTenant(s.stack);
       const member = await createMember(s.stack, tenant);
       const token = await signIn(tenant.publicKey, member.email, member.password);
-      await s.db('identity').collection('sessions').updateMany({ user_id: member.id }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+      await s
+        .db('identity')
+        .collection('sessions')
+        .updateMany({ user_id: member.id }, { $set: { expires_at: new Date(Date.now() - 1000) } });
       const response = await s.api('/resource', { headers: { resource: tenant.publicKey, token } });
       expect(response.status).toBe(200);
       expect(response.body['public_key']).toBe(tenant.publicKey);
@@ -118,7 +135,10 @@ describe('shared conventions', () => {
       const tenant = await createTenant(s.stack);
       const member = await createMember(s.stack, tenant);
       const token = await signIn(tenant.publicKey, member.email, member.password);
-      await s.db('identity').collection('relationships').updateOne({ _id: `${tenant.resourceId}:${member.id}` as never }, { $set: { status } });
+      await s
+        .db('identity')
+        .collection('relationships')
+        .updateOne({ _id: `${tenant.resourceId}:${member.id}` as never }, { $set: { status } });
       const response = await s.api('/user', { headers: { resource: tenant.publicKey, token } });
       expect(response.status).toBe(401);
       expect(response.body).toEqual({
@@ -132,7 +152,10 @@ describe('shared conventions', () => {
       const tenant = await createTenant(s.stack);
       const member = await createMember(s.stack, tenant);
       const token = await signIn(tenant.publicKey, member.email, member.password);
-      await s.db('identity').collection('users').updateOne({ _id: member.id as never }, { $set: { active: false } });
+      await s
+        .db('identity')
+        .collection('users')
+        .updateOne({ _id: member.id as never }, { $set: { active: false } });
       const response = await s.api('/user', { headers: { resource: tenant.publicKey, token } });
       expect(response.status).toBe(401);
       expect(response.body['error']).toBe('auth_access_fail');
@@ -142,9 +165,17 @@ describe('shared conventions', () => {
       const first = await createTenant(s.stack);
       const second = await createTenant(s.stack);
       const member = await createMember(s.stack, first);
-      await s.stack.operator.identity.upsertMember({ resourceId: second.resourceId, email: member.email, password: member.password, role: 'user' });
+      await s.stack.operator.identity.upsertMember({
+        resourceId: second.resourceId,
+        email: member.email,
+        password: member.password,
+        role: 'user',
+      });
       const token = await signIn(second.publicKey, member.email, member.password);
-      await s.db('identity').collection('relationships').updateOne({ _id: `${first.resourceId}:${member.id}` as never }, { $set: { status: 'locked' } });
+      await s
+        .db('identity')
+        .collection('relationships')
+        .updateOne({ _id: `${first.resourceId}:${member.id}` as never }, { $set: { status: 'locked' } });
       expect((await s.api('/user', { headers: { resource: second.publicKey, token } })).status).toBe(200);
     });
   });
@@ -173,7 +204,10 @@ describe('shared conventions', () => {
       const tenant = await createTenant(s.stack);
       const member = await createMember(s.stack, tenant);
       const token = await signIn(tenant.publicKey, member.email, member.password);
-      const response = await s.api('/integrations/external/subscription', { headers: { resource: tenant.publicKey, token }, query: 'external_source_id=x' });
+      const response = await s.api('/integrations/external/subscription', {
+        headers: { resource: tenant.publicKey, token },
+        query: 'external_source_id=x',
+      });
       expect(response.status).toBe(403);
       expect(response.body['error']).toBe('access');
     });
@@ -190,27 +224,38 @@ describe('shared conventions', () => {
   describe('clients in the wild', () => {
     it('ignores an invented session header and unknown headers', async () => {
       const tenant = await createTenant(s.stack);
-      const response = await s.api('/plans', { headers: { resource: tenant.publicKey, session: 'whatever-the-client-made-up', 'x-custom-thing': '1' } });
+      const response = await s.api('/plans', {
+        headers: { resource: tenant.publicKey, session: 'whatever-the-client-made-up', 'x-custom-thing': '1' },
+      });
       expect(response.status).toBe(200);
     });
 
     it('treats a JSON content type with an empty body as no body (the operation’s own error)', async () => {
       const tenant = await createTenant(s.stack);
-      const response = await s.api('/authorization', { headers: { resource: tenant.publicKey, 'content-type': 'application/json' }, raw: '' });
+      const response = await s.api('/authorization', {
+        headers: { resource: tenant.publicKey, 'content-type': 'application/json' },
+        raw: '',
+      });
       expect(response.status).toBe(409);
       expect(response.body['error']).toBe('invalid_email');
     });
 
     it('answers a malformed JSON body with the operation’s own documented error, not a 500', async () => {
       const tenant = await createTenant(s.stack);
-      const response = await s.api('/authorization', { headers: { resource: tenant.publicKey, 'content-type': 'application/json' }, raw: '{"email": ' });
+      const response = await s.api('/authorization', {
+        headers: { resource: tenant.publicKey, 'content-type': 'application/json' },
+        raw: '{"email": ',
+      });
       expect(response.status).toBe(409);
       expect(response.body['error']).toBe('invalid_email');
     });
 
     it('refuses an oversized body with 413 in the envelope', async () => {
       const tenant = await createTenant(s.stack);
-      const response = await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: 'a@b.test', password: 'x'.repeat(2 * 1024 * 1024) } });
+      const response = await s.api('/authorization', {
+        headers: { resource: tenant.publicKey },
+        json: { email: 'a@b.test', password: 'x'.repeat(2 * 1024 * 1024) },
+      });
       expect(response.status).toBe(413);
       expect(response.body['error']).toBe('request_too_large');
     });
@@ -221,7 +266,11 @@ describe('shared conventions', () => {
       await createTenant(s.stack, { allowedOrigins: ['https://reader.example'] });
       const response = await fetch(`${s.stack.baseUrl}/user`, {
         method: 'OPTIONS',
-        headers: { origin: 'https://reader.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'token, resource' },
+        headers: {
+          origin: 'https://reader.example',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'token, resource',
+        },
       });
       expect(response.status).toBe(200);
       expect(response.headers.get('access-control-allow-origin')).toBe('https://reader.example');
@@ -231,7 +280,10 @@ describe('shared conventions', () => {
     });
 
     it('refuses a preflight from an origin no resource allows', async () => {
-      const response = await fetch(`${s.stack.baseUrl}/user`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+      const response = await fetch(`${s.stack.baseUrl}/user`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+      });
       expect(response.status).toBe(403);
       expect(response.headers.get('access-control-allow-origin')).toBeNull();
     });

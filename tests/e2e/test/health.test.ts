@@ -15,7 +15,14 @@ describe('health and readiness', () => {
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({
       status: 'ready',
-      services: { accounts: 'serving', identity: 'serving', catalog: 'serving', billing: 'serving', community: 'serving', integrations: 'serving' },
+      services: {
+        accounts: 'serving',
+        identity: 'serving',
+        catalog: 'serving',
+        billing: 'serving',
+        community: 'serving',
+        integrations: 'serving',
+      },
     });
   });
 

@@ -30,7 +30,9 @@ describe('blocking gRPC calls per request, after warm-up', () => {
   it('a member read makes two', async () => {
     const tenant = await createTenant(s.stack);
     const member = await createMember(s.stack, tenant);
-    const token = (await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: member.email, password: member.password } })).body['token'] as string;
+    const token = (
+      await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: member.email, password: member.password } })
+    ).body['token'] as string;
     const made = await count(() => s.api('/user', { headers: { resource: tenant.publicKey, token } }));
     expect(made).toEqual(['/masthead.identity.v1.IdentityService/Authenticate', '/masthead.identity.v1.IdentityService/GetProfile']);
   });

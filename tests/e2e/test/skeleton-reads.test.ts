@@ -53,10 +53,19 @@ describe('skeleton reads', () => {
 
     const member = await createMember(s.stack, tenant);
     memberId = member.id;
-    await s.stack.operator.catalog.grantMembership({ resourceId: tenant.resourceId, userId: member.id, pricingId: plans['digital']!.pricings[0]!, autorenew: true });
-    token = (await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: member.email, password: member.password } })).body['token'] as string;
+    await s.stack.operator.catalog.grantMembership({
+      resourceId: tenant.resourceId,
+      userId: member.id,
+      pricingId: plans['digital']!.pricings[0]!,
+      autorenew: true,
+    });
+    token = (
+      await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: member.email, password: member.password } })
+    ).body['token'] as string;
     const admin = await createMember(s.stack, tenant, { role: 'admin' });
-    adminToken = (await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: admin.email, password: admin.password } })).body['token'] as string;
+    adminToken = (
+      await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: admin.email, password: admin.password } })
+    ).body['token'] as string;
   });
 
   describe('GET /resource', () => {
@@ -103,19 +112,23 @@ describe('skeleton reads', () => {
         }),
       ]);
       expect(subscriptions[0]).not.toHaveProperty('created_at');
-      expect(response.body['subscriptions_history']).toEqual([expect.objectContaining({ subscription_id: plans['digital']!.pricings[0], action: 'created' })]);
+      expect(response.body['subscriptions_history']).toEqual([
+        expect.objectContaining({ subscription_id: plans['digital']!.pricings[0], action: 'created' }),
+      ]);
     });
 
     it('returns only the base projection without a resource', async () => {
       const response = await s.api('/user', { headers: { token } });
       expect(response.status).toBe(200);
       expect(response.body['id']).toBe(memberId);
-      for (const key of ['subscriptions', 'teams', 'subscriptions_history', 'assigned_tickets', 'extra']) expect(response.body).not.toHaveProperty(key);
+      for (const key of ['subscriptions', 'teams', 'subscriptions_history', 'assigned_tickets', 'extra'])
+        expect(response.body).not.toHaveProperty(key);
     });
   });
 
   describe('GET /plans', () => {
-    const list = (query: string, extra: Record<string, string> = {}) => s.api('/plans', { headers: { resource: tenant.publicKey, ...extra }, query });
+    const list = (query: string, extra: Record<string, string> = {}) =>
+      s.api('/plans', { headers: { resource: tenant.publicKey, ...extra }, query });
 
     it('lists active public plans with their active public pricings, newest first', async () => {
       const response = await list('page=1');
@@ -131,7 +144,13 @@ describe('skeleton reads', () => {
         active: true,
         private: false,
         subscriptions: [
-          expect.objectContaining({ title: 'Digital monthly', price: 999, currency: 'USD', period: '1 month', external_source_ids: 'digital-ext' }),
+          expect.objectContaining({
+            title: 'Digital monthly',
+            price: 999,
+            currency: 'USD',
+            period: '1 month',
+            external_source_ids: 'digital-ext',
+          }),
           expect.objectContaining({ title: 'Digital yearly', price: 9900, currency: 'EUR', period: '1 year' }),
         ],
       });
@@ -156,7 +175,11 @@ describe('skeleton reads', () => {
     it('refuses bad pagination input with a field-validation error', async () => {
       const response = await list('page=0&filter[nope]=1&sort=SIDEWAYS');
       expect(response.status).toBe(409);
-      expect(response.body).toEqual({ error: true, error_fields: { page: expect.any(String), sort: expect.any(String) }, req_guid: anyRequestId });
+      expect(response.body).toEqual({
+        error: true,
+        error_fields: { page: expect.any(String), sort: expect.any(String) },
+        req_guid: anyRequestId,
+      });
       const unknownField = await list('filter[secret]=1');
       expect(unknownField.status).toBe(409);
       expect(unknownField.body['error_fields']).toHaveProperty(['filter.secret']);
@@ -181,7 +204,11 @@ describe('skeleton reads', () => {
     it('shows an active private plan by direct link, with all its active pricings', async () => {
       const response = await s.api(`/plans/${plans['hidden']!.id}`, { headers: { resource: tenant.publicKey } });
       expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ id: plans['hidden']!.id, private: true, subscriptions: [expect.objectContaining({ title: 'Hidden monthly' })] });
+      expect(response.body).toMatchObject({
+        id: plans['hidden']!.id,
+        private: true,
+        subscriptions: [expect.objectContaining({ title: 'Hidden monthly' })],
+      });
       const digital = await s.api(`/plans/${plans['digital']!.id}`, { headers: { resource: tenant.publicKey } });
       expect((digital.body['subscriptions'] as unknown[]).length).toBe(3);
     });

@@ -54,7 +54,10 @@ export function collectEvents(nats: NatsConnection, name: string): Array<Record<
 /** Matchers for generated values in whole-body assertions. */
 export const anyRequestId = expectString(/^[0-9a-f-]{36}$/);
 function expectString(pattern: RegExp) {
-  return { asymmetricMatch: (value: unknown) => typeof value === 'string' && pattern.test(value), toString: () => `string matching ${pattern}` };
+  return {
+    asymmetricMatch: (value: unknown) => typeof value === 'string' && pattern.test(value),
+    toString: () => `string matching ${pattern}`,
+  };
 }
 export const anyIsoDate = expectString(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
 export const anyToken = expectString(/^[A-Za-z0-9_-]{40,}$/);

@@ -32,7 +32,8 @@ const integer = (values: Values, name: string): number => {
   if (!Number.isSafeInteger(value)) throw new UsageError(`--${name} must be an integer`);
   return value;
 };
-const optional = (values: Values, name: string): string | undefined => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+const optional = (values: Values, name: string): string | undefined =>
+  typeof values[name] === 'string' ? (values[name] as string) : undefined;
 
 class UsageError extends Error {}
 
@@ -87,7 +88,23 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
   },
 };
 
-const STRING_OPTIONS = ['title', 'partner-id', 'public-key', 'host', 'origin', 'resource-id', 'slug', 'plan-id', 'price', 'currency', 'period', 'email', 'password', 'role', 'external-source-ids'];
+const STRING_OPTIONS = [
+  'title',
+  'partner-id',
+  'public-key',
+  'host',
+  'origin',
+  'resource-id',
+  'slug',
+  'plan-id',
+  'price',
+  'currency',
+  'period',
+  'email',
+  'password',
+  'role',
+  'external-source-ids',
+];
 const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access'];
 
 async function main(argv: string[]): Promise<number> {

@@ -14,7 +14,11 @@ export interface AdminClients {
 /** Clients of the internal APIs, addressed by the same variables the services use. */
 export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients {
   const config = loadConfig(
-    { ACCOUNTS_ADDR: serviceAddresses.ACCOUNTS_ADDR, IDENTITY_ADDR: serviceAddresses.IDENTITY_ADDR, CATALOG_ADDR: serviceAddresses.CATALOG_ADDR },
+    {
+      ACCOUNTS_ADDR: serviceAddresses.ACCOUNTS_ADDR,
+      IDENTITY_ADDR: serviceAddresses.IDENTITY_ADDR,
+      CATALOG_ADDR: serviceAddresses.CATALOG_ADDR,
+    },
     env,
   );
   const options = { defaultDeadlineMs: 30_000 };

@@ -97,5 +97,11 @@ async function loadResource(clients: AdminClients, partnerId: number, fixture: R
       });
     }
   }
-  return { publicKey: resource.publicKey, id: resource.id, plans: fixture.plans.length, pricings: pricings.size, members: fixture.members.length };
+  return {
+    publicKey: resource.publicKey,
+    id: resource.id,
+    plans: fixture.plans.length,
+    pricings: pricings.size,
+    members: fixture.members.length,
+  };
 }

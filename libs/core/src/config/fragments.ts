@@ -22,8 +22,14 @@ export const commonEnv = {
 export const serviceEnv = {
   ...commonEnv,
   GRPC_LISTEN: hostPort.default('0.0.0.0:50051'),
-  MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'expected a mongodb:// URL').default('mongodb://127.0.0.1:27017'),
-  MONGO_DB_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/, 'letters, digits, _ and - only').default('masthead_'),
+  MONGO_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'expected a mongodb:// URL')
+    .default('mongodb://127.0.0.1:27017'),
+  MONGO_DB_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]*$/, 'letters, digits, _ and - only')
+    .default('masthead_'),
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   /** How often undelivered events are retried from the outbox. */
   OUTBOX_RETRY_MS: positiveInt(2000),

@@ -33,9 +33,7 @@ export function grpcCodeForHttpStatus(httpStatus: number): GrpcStatus {
 /** Server side: turns a thrown value into the object grpc-js sends as the call's status. */
 export function toGrpcError(error: unknown): Partial<GrpcServiceError> {
   const serviceError =
-    error instanceof ServiceError
-      ? error
-      : new ServiceError({ status: 500, code: 'internal_error', description: 'Internal error' });
+    error instanceof ServiceError ? error : new ServiceError({ status: 500, code: 'internal_error', description: 'Internal error' });
   const metadata = new Metadata();
   metadata.set(ERROR_METADATA_KEY, Buffer.from(JSON.stringify(serviceError.toJSON())));
   return { code: grpcCodeForHttpStatus(serviceError.status), details: serviceError.code, metadata };

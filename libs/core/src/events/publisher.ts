@@ -64,7 +64,10 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     inFlight.add(record._id);
     try {
       if (!(await streamReady)) {
-        streamReady = ensureEventStream(nats).then(() => true, () => false);
+        streamReady = ensureEventStream(nats).then(
+          () => true,
+          () => false,
+        );
         if (!(await streamReady)) return false;
       }
       // The message ID lets JetStream drop a duplicate when a retry follows a lost ack.

@@ -50,11 +50,7 @@ export interface RunningGrpcServer {
  * Adapts one async handler to grpc-js: exactly one callback per call, ServiceErrors carried as
  * status plus metadata, anything else logged with the request ID and sent as an opaque INTERNAL.
  */
-function adaptUnary(
-  method: string,
-  handler: (request: unknown, context: CallContext) => Promise<unknown>,
-  logger: Logger,
-) {
+function adaptUnary(method: string, handler: (request: unknown, context: CallContext) => Promise<unknown>, logger: Logger) {
   return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>): void => {
     const requestId = readRequestId(call.metadata);
     const deadline = call.getDeadline();
@@ -87,9 +83,7 @@ export async function startGrpcServer({ listen, logger, services }: GrpcServerOp
     health.setStatus(name, 'SERVING');
   }
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(listen, ServerCredentials.createInsecure(), (error, boundPort) =>
-      error ? reject(error) : resolve(boundPort),
-    );
+    server.bindAsync(listen, ServerCredentials.createInsecure(), (error, boundPort) => (error ? reject(error) : resolve(boundPort)));
   });
   return {
     port,

@@ -20,7 +20,10 @@ function inSequence<T>(connection: Connection, name: string, task: () => Promise
   const queues = proposalQueues.get(connection) ?? new Map<string, Promise<unknown>>();
   proposalQueues.set(connection, queues);
   const result = (queues.get(name) ?? Promise.resolve()).then(task, task);
-  queues.set(name, result.catch(() => undefined));
+  queues.set(
+    name,
+    result.catch(() => undefined),
+  );
   return result;
 }
 

@@ -9,7 +9,6 @@ import type { PricingRecord } from '../pricings/pricing.schema.js';
 
 const iso = (date: Date) => date.toISOString();
 
-
 export const toPlanRef = (plan: PlanRecord): PlanRef => ({ id: plan._id, title: plan.title, fullAccess: plan.full_access });
 
 /**

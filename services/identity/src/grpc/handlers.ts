@@ -31,8 +31,14 @@ export function identityHandlers({ authenticator, signIn, profiles, members }: D
       });
       const resourceId = outcome.issued.session.resource_id;
       const [memberships, summary] = resourceId
-        ? await Promise.all([profiles.memberships(resourceId, outcome.user._id, requestId), profiles.summary(resourceId, outcome.user._id, requestId)])
-        : [{ items: [], history: [] }, { teams: [], assignedTickets: [] }];
+        ? await Promise.all([
+            profiles.memberships(resourceId, outcome.user._id, requestId),
+            profiles.summary(resourceId, outcome.user._id, requestId),
+          ])
+        : [
+            { items: [], history: [] },
+            { teams: [], assignedTickets: [] },
+          ];
       return {
         user: toUserMessage(outcome.user),
         token: outcome.includeToken ? outcome.issued.token : '',

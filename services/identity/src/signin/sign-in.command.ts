@@ -25,7 +25,13 @@ export function normalizeEmail(raw: string): string | null {
 }
 
 /** Validates POST /authorization input in the spec's order; each failure is its 409 code. */
-export function parseSignIn(input: { resourceId: number; email: string; password: string; responseType: string; redirectUri: string }): SignInCommand {
+export function parseSignIn(input: {
+  resourceId: number;
+  email: string;
+  password: string;
+  responseType: string;
+  redirectUri: string;
+}): SignInCommand {
   const email = normalizeEmail(input.email);
   if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
   if (input.password.length === 0 || input.password.length > MAX_PASSWORD_LENGTH) {
@@ -58,7 +64,12 @@ export function isAllowedRedirect(redirectUri: string, resourceHost: string | un
   } catch {
     return false;
   }
-  const host = resourceHost.replace(/^https?:\/\//, '').split('/')[0]?.split(':')[0]?.toLowerCase() ?? '';
+  const host =
+    resourceHost
+      .replace(/^https?:\/\//, '')
+      .split('/')[0]
+      ?.split(':')[0]
+      ?.toLowerCase() ?? '';
   const loopback = url.hostname === '127.0.0.1' || url.hostname === 'localhost';
   const secure = url.protocol === 'https:' || (url.protocol === 'http:' && loopback);
   return secure && host !== '' && (url.hostname === host || url.hostname.endsWith(`.${host}`));
