@@ -31,6 +31,8 @@ export const serviceEnv = {
     .regex(/^[A-Za-z0-9_-]*$/, 'letters, digits, _ and - only')
     .default('masthead_'),
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  /** Replicas of the JetStream event stream when a service creates it (3 on a NATS cluster). */
+  EVENT_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** How often undelivered events are retried from the outbox. */
   OUTBOX_RETRY_MS: positiveInt(2000),
 };

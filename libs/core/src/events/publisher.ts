@@ -39,16 +39,18 @@ export interface PublisherOptions {
   nats: NatsConnection;
   logger: Logger;
   retryIntervalMs: number;
+  /** Replicas of the event stream when this process creates it. */
+  streamReplicas?: number;
 }
 
 const codec = StringCodec();
 const RELAY_BATCH = 100;
 
 export async function createEventPublisher(options: PublisherOptions): Promise<EventPublisher> {
-  const { source, connection, nats, logger, retryIntervalMs } = options;
+  const { source, connection, nats, logger, retryIntervalMs, streamReplicas = 1 } = options;
   const outbox: Model<OutboxRecord> = outboxModel(connection);
   const jetstream: JetStreamClient = nats.jetstream();
-  let streamReady = ensureEventStream(nats).then(
+  let streamReady = ensureEventStream(nats, streamReplicas).then(
     () => true,
     (error: unknown) => {
       logger.warn({ err: error }, 'event stream not ready; events wait in the outbox');

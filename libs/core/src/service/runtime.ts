@@ -14,6 +14,7 @@ export interface ServiceRuntimeConfig {
   MONGO_DB_PREFIX: string;
   NATS_URL: string;
   OUTBOX_RETRY_MS: number;
+  EVENT_STREAM_REPLICAS: number;
 }
 
 /** Connections a service's composition root wires its repositories and handlers from. */
@@ -34,7 +35,14 @@ export async function openServiceRuntime(name: string, config: ServiceRuntimeCon
   const log = logger ?? createLogger({ name, level: config.LOG_LEVEL });
   const db = await connectMongo({ url: config.MONGO_URL, dbName: `${config.MONGO_DB_PREFIX}${name}` });
   const nats = await connect({ servers: config.NATS_URL, name: `masthead-${name}`, maxReconnectAttempts: -1 });
-  const events = await createEventPublisher({ source: name, connection: db, nats, logger: log, retryIntervalMs: config.OUTBOX_RETRY_MS });
+  const events = await createEventPublisher({
+    source: name,
+    connection: db,
+    nats,
+    logger: log,
+    retryIntervalMs: config.OUTBOX_RETRY_MS,
+    streamReplicas: config.EVENT_STREAM_REPLICAS,
+  });
   return { name, logger: log, db, nats, events };
 }
 
