@@ -1,0 +1,90 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { eventually, useStack } from './support.js';
+
+const run = promisify(execFile);
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The operator path: the admin CLI over the internal APIs, and caches following its changes. */
+describe('operator path', () => {
+  const s = useStack();
+
+  const cli = (...args: string[]) =>
+    run(process.execPath, ['tools/admin/dist/cli.js', ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, ...s.stack.env, MASTHEAD_ENV: 'development' },
+    });
+
+  it('loads the demo fixture through the CLI, twice, to the same state', async () => {
+    await cli('load-fixture', 'fixtures/demo.json');
+    const first = await s.api('/plans', { headers: { resource: 'demo-resource' }, query: 'page=1&limit=50' });
+    await cli('load-fixture', 'fixtures/demo.json');
+    const second = await s.api('/plans', { headers: { resource: 'demo-resource' }, query: 'page=1&limit=50' });
+    expect(first.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    // Three public active plans; the private and the inactive plan are not listed.
+    expect((first.body['items'] as Array<Record<string, unknown>>).map((plan) => plan['slug']).sort()).toEqual([
+      'digital',
+      'free',
+      'print-and-digital',
+    ]);
+    for (const plan of first.body['items'] as Array<{ subscriptions: Array<{ currency: string; period: string }> }>) {
+      const currencies = new Set(plan.subscriptions.map((pricing) => pricing.currency));
+      expect(plan.subscriptions.length).toBeGreaterThanOrEqual(2);
+      expect(currencies.size).toBeGreaterThanOrEqual(2);
+    }
+
+    const signIn = await s.api('/authorization', {
+      headers: { resource: 'demo-resource' },
+      json: { email: 'member@demo.test', password: 'Demo-password-1' },
+    });
+    expect(signIn.status).toBe(200);
+    expect((signIn.body['subscriptions'] as Array<Record<string, unknown>>).map((membership) => membership['title'])).toEqual([
+      'Digital monthly',
+    ]);
+  });
+
+  it('refuses a development-only fixture in production', async () => {
+    const failure = await run(process.execPath, ['tools/admin/dist/cli.js', 'load-fixture', 'fixtures/demo.json'], {
+      cwd: repoRoot,
+      env: { ...process.env, ...s.stack.env, MASTHEAD_ENV: 'production' },
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 2, stderr: expect.stringContaining('development_only') });
+  });
+
+  it('refuses a bad argument, naming it', async () => {
+    const failure = await cli('create-plan', '--resource-id', 'x').catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 2, stderr: expect.stringContaining('--resource-id must be an integer') });
+  });
+
+  it('refuses a fixture with an unknown key, naming it, before writing anything', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'fixture-')), 'typo.json');
+    await writeFile(
+      file,
+      JSON.stringify({ partners: [{ title: 'Typo partner', resources: [{ public_key: 'typo-res', title: 'T', plnas: [] }] }] }),
+    );
+    const failure = await cli('load-fixture', file).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 1, stderr: expect.stringContaining('plnas') });
+    expect((await s.api('/plans', { headers: { resource: 'typo-res' } })).status).toBe(404);
+  });
+
+  it('drops the gateway’s cached resource when the resource changes (resource_updated event)', async () => {
+    // A miss is cached too; only the event can make the new resource visible before the TTL.
+    const key = `late-${Date.now()}`;
+    expect((await s.api('/plans', { headers: { resource: key } })).status).toBe(404);
+    const partner = await s.stack.operator.accounts.createPartner({ title: 'Late partner' });
+    await s.stack.operator.accounts.upsertResource({
+      publicKey: key,
+      title: 'Late',
+      partnerId: partner.id,
+      settings: {},
+      allowedOrigins: [],
+    });
+    await eventually(async () => ((await s.api('/plans', { headers: { resource: key } })).status === 200 ? true : undefined), 5000);
+  });
+});
