@@ -36,7 +36,6 @@ import {
 import { k8sDir, manifestsIn, parseYamlFile, rel, yamlFilesUnder, type Manifest } from './support/yaml-files.js';
 
 const ENV_CONFIGMAP = 'masthead-env';
-const SECRET_NAME = 'masthead-secrets';
 const GRPC_PORT = 50051;
 const GATEWAY_PORT = 8080;
 const IMAGE = 'masthead';
@@ -44,7 +43,7 @@ const IMAGE = 'masthead';
 const baseDir = join(k8sDir, 'base');
 const overlayDirs = { dev: join(k8sDir, 'overlays', 'dev'), prod: join(k8sDir, 'overlays', 'prod') };
 /** Manifests in base/ that are documented but deliberately not part of its kustomization. */
-const OUT_OF_KUSTOMIZATION = ['secret.example.yaml', 'admin-load-fixture.yaml'];
+const OUT_OF_KUSTOMIZATION = ['admin-load-fixture.yaml'];
 
 const yamlFiles = yamlFilesUnder(k8sDir);
 const kustomizationDirs = yamlFiles.filter((file) => basename(file) === KUSTOMIZATION_FILE).map(dirname);
@@ -79,9 +78,8 @@ function envNames(container: IContainer, objects: Manifest[]): string[] {
     if (source.configMapRef)
       return Object.keys(configMapData(objects, source.configMapRef.name ?? '')).map((key) => `${source.prefix ?? ''}${key}`);
     if (source.secretRef) {
-      const secret = [...objects, ...extras].find(
-        (object) => object.kind === 'Secret' && object.metadata.name === source.secretRef?.name,
-      ) as ISecret | undefined;
+      const secret = objects.find((object) => object.kind === 'Secret' && object.metadata.name === source.secretRef?.name) as
+        ISecret | undefined;
       return Object.keys({ ...(secret?.data ?? {}), ...(secret?.stringData ?? {}) }).map((key) => `${source.prefix ?? ''}${key}`);
     }
     return [];
@@ -173,7 +171,7 @@ describe('kustomizations', () => {
     }
   });
 
-  it('base lists every manifest of its folder except the secret template and the admin Job', () => {
+  it('base lists every manifest of its folder except the admin Job', () => {
     const base = loadKustomization(baseDir);
     const inFolder = manifestFiles.filter((file) => dirname(file) === baseDir).map((file) => basename(file));
     expect([...base.resources].sort()).toEqual(inFolder.filter((file) => !OUT_OF_KUSTOMIZATION.includes(file)).sort());
@@ -239,7 +237,7 @@ describe('environment', () => {
     expect(admin.container.command).toEqual(['node', 'tools/admin/dist/cli.js', 'load-fixture', '/fixtures/fixture.json']);
   });
 
-  it('every ConfigMap key, configMapKeyRef and secretKeyRef resolves', () => {
+  it('every ConfigMap key and configMapKeyRef resolves', () => {
     for (const { workload, container } of [...mastheadContainers(rendered.base), ...mastheadContainers(extras)]) {
       for (const variable of container.env ?? []) {
         const configKey = variable.valueFrom?.configMapKeyRef;
@@ -247,27 +245,33 @@ describe('environment', () => {
           expect(configMapData(rendered.base, configKey.name ?? ''), `${nameOf(workload)} ${variable.name}`).toHaveProperty([
             configKey.key,
           ]);
-        const secretKey = variable.valueFrom?.secretKeyRef;
-        if (secretKey) {
-          expect(secretKey.name).toBe(SECRET_NAME);
-          const template = find<ISecret>(extras, 'Secret', SECRET_NAME);
-          expect(template.stringData, `${nameOf(workload)} ${variable.name}`).toHaveProperty([secretKey.key]);
-        }
       }
     }
     for (const key of Object.keys(configMapData(rendered.base, ENV_CONFIGMAP))) expect(ALL_ENV.has(key), key).toBe(true);
   });
 
-  it('accounts, and only accounts, gets SECRETS_KEY from the Secret', () => {
-    for (const { workload, container, process } of mastheadContainers(rendered.base)) {
-      const secret = (container.env ?? []).find((variable) => variable.name === 'SECRETS_KEY');
-      if (process === 'accounts') expect(secret?.valueFrom?.secretKeyRef).toEqual({ name: SECRET_NAME, key: 'SECRETS_KEY' });
-      else expect(secret, nameOf(workload)).toBeUndefined();
+  it('no process needs a Secret: none is rendered or referenced', () => {
+    for (const stack of ['base', 'dev', 'prod'] as const) {
+      expect(
+        rendered[stack].some((object) => object.kind === 'Secret'),
+        stack,
+      ).toBe(false);
+      for (const { workload, container } of mastheadContainers(rendered[stack])) {
+        expect(
+          container.envFrom?.some((source) => source.secretRef),
+          nameOf(workload),
+        ).not.toBe(true);
+        expect(
+          container.env?.some((variable) => variable.valueFrom?.secretKeyRef),
+          nameOf(workload),
+        ).not.toBe(true);
+      }
     }
-    // Production keys are never committed: only the dev overlay generates one.
-    expect(rendered.base.some((object) => object.kind === 'Secret')).toBe(false);
-    expect(rendered.prod.some((object) => object.kind === 'Secret')).toBe(false);
-    expect(find<ISecret>(rendered.dev, 'Secret', SECRET_NAME).data).toHaveProperty(['SECRETS_KEY']);
+  });
+
+  it.each(['base', 'dev', 'prod'] as const)('%s: EVENT_STREAM_REPLICAS is the number of NATS servers', (stack) => {
+    const nats = find<IStatefulSet>(rendered[stack], 'StatefulSet', 'nats');
+    expect(configMapData(rendered[stack], ENV_CONFIGMAP)['EVENT_STREAM_REPLICAS']).toBe(String(nats.spec?.replicas ?? 1));
   });
 
   it.each(['base', 'dev', 'prod'] as const)('%s: every *_ADDR of the ConfigMap is an existing Service name and port', (stack) => {

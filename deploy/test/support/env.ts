@@ -1,14 +1,22 @@
 /**
- * The environment each Masthead process reads and validates at boot (its config schema: libs/core
- * `commonEnv`/`serviceEnv`/`serviceAddresses`, each service's and the gateway's `config.ts`, the
- * admin CLI's clients). A name outside its process's list is a typo or a setting nobody reads.
+ * The environment each Masthead process reads and validates at boot, taken from the processes'
+ * own config schemas (each service's and the gateway's `config.ts`; libs/core's `commonEnv` and
+ * `serviceAddresses` for the admin CLI, which has no exported schema). A name outside its
+ * process's list is a typo or a setting nobody reads.
  */
+import { accountsEnv } from '@masthead/accounts';
+import { billingEnv } from '@masthead/billing';
+import { catalogEnv } from '@masthead/catalog';
+import { communityEnv } from '@masthead/community';
+import { commonEnv, serviceAddresses } from '@masthead/core/config';
+import { gatewayEnv } from '@masthead/gateway';
+import { identityEnv } from '@masthead/identity';
+import { integrationsEnv } from '@masthead/integrations';
 
 export const SERVICE_NAMES = ['accounts', 'identity', 'catalog', 'billing', 'community', 'integrations'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 export type ProcessName = ServiceName | 'gateway' | 'admin';
 
-const COMMON = ['LOG_LEVEL', 'MASTHEAD_ENV', 'GRPC_DEADLINE_MS'];
 export const ADDRESS_VARIABLES: Record<ServiceName, string> = {
   accounts: 'ACCOUNTS_ADDR',
   identity: 'IDENTITY_ADDR',
@@ -17,40 +25,34 @@ export const ADDRESS_VARIABLES: Record<ServiceName, string> = {
   community: 'COMMUNITY_ADDR',
   integrations: 'INTEGRATIONS_ADDR',
 };
-const ADDRESSES = Object.values(ADDRESS_VARIABLES);
-const SERVICE = [...COMMON, 'GRPC_LISTEN', 'MONGO_URL', 'MONGO_DB_PREFIX', 'NATS_URL', 'OUTBOX_RETRY_MS', ...ADDRESSES];
+const ADDRESSES = Object.keys(serviceAddresses);
+
+const SCHEMAS: Record<Exclude<ProcessName, 'admin'>, object> = {
+  accounts: accountsEnv,
+  identity: identityEnv,
+  catalog: catalogEnv,
+  billing: billingEnv,
+  community: communityEnv,
+  integrations: integrationsEnv,
+  gateway: gatewayEnv,
+};
+
+/**
+ * The services also get all six `*_ADDR`, whether or not they call that service: the shared
+ * ConfigMap `masthead-env` (envFrom) and compose's common environment carry every address.
+ */
+const allowed = (process: Exclude<ProcessName, 'admin'>): ReadonlySet<string> =>
+  new Set([...Object.keys(SCHEMAS[process]), ...(process === 'gateway' ? [] : ADDRESSES)]);
 
 export const ALLOWED_ENV: Record<ProcessName, ReadonlySet<string>> = {
-  accounts: new Set([...SERVICE, 'SECRETS_KEY']),
-  identity: new Set([
-    ...SERVICE,
-    'SESSION_TTL_SECONDS',
-    'REFRESH_TTL_SECONDS',
-    'ARGON2_MEMORY_KIB',
-    'ARGON2_ITERATIONS',
-    'ARGON2_PARALLELISM',
-    'HASH_QUEUE_LIMIT',
-    // Also in identity's config schema and the repository README's configuration table.
-    'HASH_CONCURRENCY',
-    'AUTH_CODE_TTL_SECONDS',
-    'RESOURCE_CACHE_TTL_MS',
-  ]),
-  catalog: new Set(SERVICE),
-  billing: new Set(SERVICE),
-  community: new Set(SERVICE),
-  integrations: new Set(SERVICE),
-  gateway: new Set([
-    ...COMMON,
-    ...ADDRESSES,
-    'PORT',
-    'HOST',
-    'NATS_URL',
-    'CORS_ALLOWED_ORIGINS',
-    'RESOURCE_CACHE_TTL_MS',
-    'TRUST_PROXY',
-    'BODY_LIMIT',
-  ]),
-  admin: new Set([...COMMON, ...ADDRESSES]),
+  accounts: allowed('accounts'),
+  identity: allowed('identity'),
+  catalog: allowed('catalog'),
+  billing: allowed('billing'),
+  community: allowed('community'),
+  integrations: allowed('integrations'),
+  gateway: allowed('gateway'),
+  admin: new Set([...Object.keys(commonEnv), ...ADDRESSES]),
 };
 
 /** Every name any process reads. */

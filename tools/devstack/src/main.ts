@@ -13,7 +13,6 @@ import { loadConfig } from './config.js';
 import { startDemoFixtureLoad } from './fixture.js';
 import { clearLogs, tailLogs } from './logs.js';
 import { waitForHttpOk } from './readiness.js';
-import { ensureSecretsKey } from './secrets.js';
 import { Supervisor } from './supervisor.js';
 import { entryPoints, planTopology, type ProcessSpec } from './topology.js';
 
@@ -60,7 +59,6 @@ async function main(): Promise<void> {
   await assertBuilt();
   await mkdir(config.logDir, { recursive: true });
   await clearLogs(config.logDir);
-  const secretsKey = await ensureSecretsKey(join(config.dataDir, 'secrets.key'));
   const tools = await resolveTools();
 
   let started = performance.now();
@@ -68,7 +66,7 @@ async function main(): Promise<void> {
   if (!infra || supervisor.isStopping) return;
   log(`FerretDB ${infra.ferretdb.url} and NATS ${infra.nats.url} ready in ${since(started)}`);
 
-  const topology = await planTopology(config, { mongoUrl: infra.ferretdb.url, natsUrl: infra.nats.url }, secretsKey, process.env);
+  const topology = await planTopology(config, { mongoUrl: infra.ferretdb.url, natsUrl: infra.nats.url }, process.env);
   if (supervisor.isStopping) return;
   const processes = [...topology.services, topology.gateway];
   started = performance.now();

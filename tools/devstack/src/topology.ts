@@ -32,7 +32,6 @@ export function entryPoints(repoRoot: string): { services: Record<ServiceName, s
 export async function planTopology(
   config: DevstackConfig,
   infra: { mongoUrl: string; natsUrl: string },
-  secretsKey: string,
   baseEnv: NodeJS.ProcessEnv,
 ): Promise<Topology> {
   const ports = await Promise.all(SERVICES.map(() => freePort()));
@@ -47,7 +46,6 @@ export async function planTopology(
     MASTHEAD_ENV: 'development',
     MONGO_URL: infra.mongoUrl,
     NATS_URL: infra.natsUrl,
-    SECRETS_KEY: secretsKey,
     ...addresses,
   };
   const entries = entryPoints(config.repoRoot);
