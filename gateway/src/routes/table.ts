@@ -1,6 +1,7 @@
 import * as accounts from '../handlers/accounts.js';
 import * as catalog from '../handlers/catalog.js';
 import * as identity from '../handlers/identity.js';
+import * as sessions from '../handlers/sessions.js';
 import type { RouteHandler } from '../handlers/types.js';
 import type { ServiceName } from '../clients.js';
 import type { AccessClass } from './access.js';
@@ -63,7 +64,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'GET', path: '/integrations/templates/{name}', service: 'integrations', access: 'guestWithResource' },
   { method: 'GET', path: '/languages', service: 'accounts', access: 'guest' },
   { method: 'GET', path: '/languages/{id}', service: 'accounts', access: 'guest' },
-  { method: 'GET', path: '/logout', service: 'identity', access: 'memberOptionalResource' },
+  { method: 'GET', path: '/logout', service: 'identity', access: 'memberOptionalResource', handler: sessions.logout },
   { method: 'GET', path: '/plans', service: 'catalog', access: 'guestWithResource', handler: catalog.listPlans },
   { method: 'GET', path: '/plans/{id}', service: 'catalog', access: 'guestWithResource', handler: catalog.getPlan },
   { method: 'GET', path: '/recipient/sponsored-subscriptions/slots', service: 'community', access: 'member' },
@@ -114,8 +115,9 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/admin/integrations/cardprovider/connect', service: 'billing', access: 'admin' },
   { method: 'POST', path: '/admin/teams/{team_id}/invites/{invite_id}/resend', service: 'community', access: 'member' },
   { method: 'POST', path: '/authorization', service: 'identity', access: 'guest', handler: identity.signIn },
-  { method: 'POST', path: '/authorization/refresh', service: 'identity', access: 'guest' },
-  { method: 'POST', path: '/cleanup-refresh', service: 'identity', access: 'member' },
+  { method: 'POST', path: '/authorization/refresh', service: 'identity', access: 'guest', handler: sessions.refresh },
+  // Guest ACL so that its documented 404 user_not_exist (no resolved user) is reachable.
+  { method: 'POST', path: '/cleanup-refresh', service: 'identity', access: 'guest', handler: sessions.cleanupRefresh },
   { method: 'POST', path: '/confirm-email', service: 'identity', access: 'guestWithResource' },
   { method: 'POST', path: '/confirm-password', service: 'identity', access: 'guestWithResource' },
   { method: 'POST', path: '/email-validation', service: 'identity', access: 'guestWithResource' },
@@ -134,7 +136,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/integrations/listmgr/unsubscribe', service: 'integrations', access: 'member' },
   { method: 'POST', path: '/invite-activation', service: 'community', access: 'member' },
   { method: 'POST', path: '/invite-validation', service: 'community', access: 'guestWithResource' },
-  { method: 'POST', path: '/oauth/token', service: 'identity', access: 'guestWithResource' },
+  { method: 'POST', path: '/oauth/token', service: 'identity', access: 'guestWithResource', handler: sessions.exchangeCode },
   { method: 'POST', path: '/registration', service: 'identity', access: 'guestWithResource' },
   { method: 'POST', path: '/resend-confirmation', service: 'identity', access: 'guestWithResource' },
   { method: 'POST', path: '/reset-password', service: 'identity', access: 'guestWithResource' },

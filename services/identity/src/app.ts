@@ -12,9 +12,11 @@ import { PasswordHasher } from './passwords/password-hasher.js';
 import { RelationshipRepository } from './relationships/relationship.repository.js';
 import { ResourceDirectory } from './resources/resource-directory.js';
 import { Authenticator } from './sessions/authenticator.js';
+import { CredentialExchange } from './sessions/credential-exchange.service.js';
 import { SessionRepository } from './sessions/session.repository.js';
 import { SessionService } from './sessions/session.service.js';
 import { MembershipAttacher } from './signin/membership-attacher.js';
+import { RefreshService } from './signin/refresh.service.js';
 import { SignInService } from './signin/sign-in.service.js';
 import { ProfileService } from './users/profile.service.js';
 import { UserRepository } from './users/user.repository.js';
@@ -62,7 +64,11 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     logger: runtime.logger,
   });
 
+  const exchange = new CredentialExchange(sessionRepository, sessions);
   const implementation = identityHandlers({
+    exchange,
+    refresh: new RefreshService({ exchange, sessions, resources, relationships }),
+    sessions,
     authenticator: new Authenticator(sessions, users, relationships),
     signIn,
     profiles,

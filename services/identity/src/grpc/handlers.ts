@@ -1,13 +1,20 @@
+import { httpError } from '@masthead/core/errors';
 import type { AsyncImplementation } from '@masthead/core/grpc';
 import type { IdentityServiceService } from '@masthead/proto/identity';
 import type { MemberAdminService } from '../members/member-admin.service.js';
 import type { Authenticator } from '../sessions/authenticator.js';
+import type { CredentialExchange } from '../sessions/credential-exchange.service.js';
+import type { SessionService } from '../sessions/session.service.js';
+import type { RefreshService } from '../signin/refresh.service.js';
 import { parseSignIn } from '../signin/sign-in.command.js';
 import type { SignInService } from '../signin/sign-in.service.js';
 import type { ProfileService } from '../users/profile.service.js';
 import { toUserMessage } from '../users/user.projection.js';
 
 interface Deps {
+  exchange: CredentialExchange;
+  refresh: RefreshService;
+  sessions: SessionService;
   authenticator: Authenticator;
   signIn: SignInService;
   profiles: ProfileService;
@@ -16,7 +23,15 @@ interface Deps {
 
 const orNull = (value: string) => value || null;
 
-export function identityHandlers({ authenticator, signIn, profiles, members }: Deps): AsyncImplementation<typeof IdentityServiceService> {
+export function identityHandlers({
+  exchange,
+  refresh,
+  sessions,
+  authenticator,
+  signIn,
+  profiles,
+  members,
+}: Deps): AsyncImplementation<typeof IdentityServiceService> {
   return {
     authenticate: ({ token, resourceId }) => authenticator.authenticate(token, resourceId),
 
@@ -53,6 +68,29 @@ export function identityHandlers({ authenticator, signIn, profiles, members }: D
     },
 
     getProfile: ({ userId, resourceId }, { requestId }) => profiles.profile(userId, resourceId, requestId),
+
+    refresh: (request, { requestId }) => refresh.refresh(request, requestId),
+
+    exchangeCode: async ({ resourceId, code, redirectUri }) => {
+      if (!code.trim() || code.length > 512) throw httpError(409, 'invalid_code', 'code is required');
+      const issued = await exchange.exchangeCode({ resourceId, code: code.trim(), redirectUri: redirectUri.trim() });
+      return {
+        token: issued.token,
+        refreshToken: issued.refreshToken,
+        sessionId: issued.session._id,
+        expires: Math.floor(issued.session.expires_at.getTime() / 1000),
+      };
+    },
+
+    logout: async ({ sessionId }) => {
+      await sessions.logout(sessionId);
+      return {};
+    },
+
+    cleanupRefresh: async ({ userId }) => {
+      await sessions.cleanupRefresh(userId);
+      return {};
+    },
 
     upsertMember: async (request) =>
       toUserMessage(

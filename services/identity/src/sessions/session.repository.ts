@@ -1,6 +1,8 @@
 import { insertWithNextId } from '@masthead/core/mongo';
 import type { Connection } from 'mongoose';
-import { sessionModels, type AuthCodeRecord, type SessionModels, type SessionRecord } from './session.schema.js';
+import { sessionModels, type AuthCodeRecord, type RefreshTokenRecord, type SessionModels, type SessionRecord } from './session.schema.js';
+
+const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
 
 export type NewSession = Omit<SessionRecord, '_id' | 'created_at' | 'revoked_at' | 'compromised_at'>;
 
@@ -44,5 +46,57 @@ export class SessionRepository {
     const token = await this.models.tokens.findById(tokenHash).lean().exec();
     if (!token) return null;
     return this.models.sessions.findById(token.session_id).lean<SessionRecord>().exec();
+  }
+
+  findSession(sessionId: number): Promise<SessionRecord | null> {
+    return this.models.sessions.findById(sessionId).lean<SessionRecord>().exec();
+  }
+
+  findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | null> {
+    return this.models.refreshTokens.findById(tokenHash).lean<RefreshTokenRecord>().exec();
+  }
+
+  findAuthCode(codeHash: string): Promise<AuthCodeRecord | null> {
+    return this.models.authCodes.findById(codeHash).lean<AuthCodeRecord>().exec();
+  }
+
+  /** Claims a one-time secret by its hash; false when it was used before. */
+  async claimUse(secretHash: string): Promise<boolean> {
+    try {
+      await this.models.secretUses.create({ _id: secretHash, used_at: new Date() });
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  async markRefreshConsumed(tokenHash: string): Promise<void> {
+    await this.models.refreshTokens.updateOne({ _id: tokenHash }, { $set: { consumed_at: new Date() } }).exec();
+  }
+
+  async markAuthCodeUsed(codeHash: string): Promise<void> {
+    await this.models.authCodes.updateOne({ _id: codeHash }, { $set: { used_at: new Date() } }).exec();
+  }
+
+  /** Replaces the session's tokens with one new token and moves its expiry. */
+  async replaceTokens(sessionId: number, tokenHash: string, expiresAt: Date): Promise<void> {
+    await this.models.tokens.deleteMany({ session_id: sessionId }).exec();
+    await this.addToken(tokenHash, sessionId);
+    await this.models.sessions.updateOne({ _id: sessionId }, { $set: { expires_at: expiresAt } }).exec();
+  }
+
+  async markCompromised(sessionId: number): Promise<void> {
+    await this.models.sessions.updateOne({ _id: sessionId }, { $set: { compromised_at: new Date() } }).exec();
+  }
+
+  async revoke(sessionId: number): Promise<void> {
+    await this.models.sessions.updateOne({ _id: sessionId }, { $set: { revoked_at: new Date() } }).exec();
+    await this.models.refreshTokens.deleteMany({ session_id: sessionId }).exec();
+  }
+
+  /** Removes every refresh record of a user; sessions and their tokens stay. */
+  async deleteRefreshTokensOfUser(userId: number): Promise<void> {
+    await this.models.refreshTokens.deleteMany({ user_id: userId }).exec();
   }
 }

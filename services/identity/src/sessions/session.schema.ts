@@ -70,6 +70,24 @@ const sessionTokenSchema = new Schema<SessionTokenRecord>(
   { collection: 'session_tokens', versionKey: false },
 );
 
+// Serves rotation and logout: every token of one session.
+sessionTokenSchema.index({ session_id: 1 });
+
+/**
+ * A use of a one-time secret (refresh record or authorization code), keyed by its hash. The
+ * insert is the claim: two concurrent uses cannot both win, on MongoDB or FerretDB (whose
+ * conditional updates are read-then-write, DESIGN.md).
+ */
+export interface SecretUseRecord {
+  _id: string;
+  used_at: Date;
+}
+
+const secretUseSchema = new Schema<SecretUseRecord>(
+  { _id: { type: String, required: true }, used_at: { type: Date, required: true } },
+  { collection: 'secret_uses', versionKey: false },
+);
+
 const refreshTokenSchema = new Schema<RefreshTokenRecord>(
   {
     _id: { type: String, required: true },
@@ -84,6 +102,8 @@ const refreshTokenSchema = new Schema<RefreshTokenRecord>(
 );
 // Serves POST /cleanup-refresh (all refresh records of a user).
 refreshTokenSchema.index({ user_id: 1 });
+// Serves logout (the refresh records of one session).
+refreshTokenSchema.index({ session_id: 1 });
 
 const authCodeSchema = new Schema<AuthCodeRecord>(
   {
@@ -91,7 +111,8 @@ const authCodeSchema = new Schema<AuthCodeRecord>(
     session_id: { type: Number, required: true },
     user_id: { type: Number, required: true },
     resource_id: { type: Number, required: true },
-    redirect_uri: { type: String, required: true },
+    // '' when the code was issued without a destination (refresh in a code mode).
+    redirect_uri: { type: String, default: '' },
     expires_at: { type: Date, required: true },
     used_at: { type: Date, default: null },
   },
@@ -103,6 +124,7 @@ export interface SessionModels {
   tokens: Model<SessionTokenRecord>;
   refreshTokens: Model<RefreshTokenRecord>;
   authCodes: Model<AuthCodeRecord>;
+  secretUses: Model<SecretUseRecord>;
 }
 
 export function sessionModels(db: Connection): SessionModels {
@@ -111,5 +133,6 @@ export function sessionModels(db: Connection): SessionModels {
     tokens: db.models['SessionToken'] ?? db.model<SessionTokenRecord>('SessionToken', sessionTokenSchema),
     refreshTokens: db.models['RefreshToken'] ?? db.model<RefreshTokenRecord>('RefreshToken', refreshTokenSchema),
     authCodes: db.models['AuthCode'] ?? db.model<AuthCodeRecord>('AuthCode', authCodeSchema),
+    secretUses: db.models['SecretUse'] ?? db.model<SecretUseRecord>('SecretUse', secretUseSchema),
   };
 }

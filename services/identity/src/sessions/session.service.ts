@@ -52,7 +52,7 @@ export class SessionService {
     return { session, token, refreshToken };
   }
 
-  /** Issues a one-time authorization code bound to the session and the validated destination. */
+  /** Issues a one-time authorization code bound to the session and its destination ('' = none). */
   async issueAuthCode(session: SessionRecord, redirectUri: string): Promise<string> {
     const code = newToken();
     await this.repository.addAuthCode({
@@ -64,6 +64,31 @@ export class SessionService {
       expires_at: new Date(Date.now() + this.policy.authCodeTtlSeconds * 1000),
     });
     return code;
+  }
+
+  /**
+   * Gives a live session a new token (the old ones stop working), a new expiry, and — unless
+   * the caller keeps its refresh record — a new refresh record.
+   */
+  async rotate(session: SessionRecord, keepRefreshToken: string | null): Promise<IssuedSession> {
+    const now = Date.now();
+    const token = newToken();
+    const expiresAt = new Date(now + this.policy.sessionTtlSeconds * 1000);
+    await this.repository.replaceTokens(session._id, hashToken(token), expiresAt);
+    let refreshToken = keepRefreshToken;
+    if (refreshToken === null) {
+      refreshToken = newToken();
+      await this.repository.addRefreshToken(hashToken(refreshToken), session, new Date(now + this.policy.refreshTtlSeconds * 1000));
+    }
+    return { session: { ...session, expires_at: expiresAt }, token, refreshToken };
+  }
+
+  logout(sessionId: number): Promise<void> {
+    return this.repository.revoke(sessionId);
+  }
+
+  cleanupRefresh(userId: number): Promise<void> {
+    return this.repository.deleteRefreshTokensOfUser(userId);
   }
 
   /** Resolves a presented token; never throws for a bad token, the caller decides. */

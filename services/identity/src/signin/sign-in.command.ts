@@ -24,6 +24,15 @@ export function normalizeEmail(raw: string): string | null {
   return email.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(email) ? email : null;
 }
 
+/** `token`, `code` or `code_and_token`; empty means the operation's default. */
+export function parseResponseType(raw: string, fallback: ResponseType): ResponseType {
+  const responseType = (raw.trim() || fallback) as ResponseType;
+  if (!RESPONSE_TYPES.includes(responseType)) {
+    throw httpError(409, 'invalid_response_type', 'response_type must be token, code or code_and_token');
+  }
+  return responseType;
+}
+
 /** Validates POST /authorization input in the spec's order; each failure is its 409 code. */
 export function parseSignIn(input: {
   resourceId: number;
@@ -37,10 +46,7 @@ export function parseSignIn(input: {
   if (input.password.length === 0 || input.password.length > MAX_PASSWORD_LENGTH) {
     throw httpError(409, 'invalid_password', 'A password is required');
   }
-  const responseType = (input.responseType.trim() || 'token') as ResponseType;
-  if (!RESPONSE_TYPES.includes(responseType)) {
-    throw httpError(409, 'invalid_response_type', 'response_type must be token, code or code_and_token');
-  }
+  const responseType = parseResponseType(input.responseType, 'token');
   const redirectUri = input.redirectUri.trim() || null;
   if (responseType !== 'token' && input.resourceId === 0) {
     throw httpError(404, 'resource_not_exists', 'A resource is required for this response type');

@@ -1,0 +1,58 @@
+import { httpError } from '@masthead/core/errors';
+import type { Credentials, RefreshRequest } from '@masthead/proto/identity';
+import type { RelationshipRepository } from '../relationships/relationship.repository.js';
+import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { CredentialExchange } from '../sessions/credential-exchange.service.js';
+import type { SessionService } from '../sessions/session.service.js';
+import { isAllowedRedirect, parseResponseType } from './sign-in.command.js';
+
+interface RefreshDeps {
+  exchange: CredentialExchange;
+  sessions: SessionService;
+  resources: ResourceDirectory;
+  relationships: RelationshipRepository;
+}
+
+/** Caps the lookup work of a presented secret; real ones are 43 characters. */
+const MAX_SECRET_LENGTH = 512;
+
+/**
+ * POST /authorization/refresh (document 1, section B): new credentials for the session of a
+ * refresh record, in the requested response type (default `code_and_token`).
+ */
+export class RefreshService {
+  constructor(private readonly deps: RefreshDeps) {}
+
+  async refresh(request: RefreshRequest, requestId: string): Promise<Credentials> {
+    const refreshToken = request.refreshToken.trim();
+    if (!refreshToken || refreshToken.length > MAX_SECRET_LENGTH) {
+      throw httpError(409, 'invalid_refresh_token', 'refresh_token is required');
+    }
+    const responseType = parseResponseType(request.responseType, 'code_and_token');
+    const redirectUri = request.redirectUri.trim();
+    if (redirectUri) {
+      const resource = request.resourceId ? await this.deps.resources.get(request.resourceId, requestId) : null;
+      if (!isAllowedRedirect(redirectUri, resource?.host))
+        throw httpError(409, 'invalid_redirect_uri', 'redirect_uri must be on the resource host');
+    }
+    const issued = await this.deps.exchange.refresh({ resourceId: request.resourceId, refreshToken, reusable: request.reusableRefresh });
+    const includeToken = responseType !== 'code';
+    const credentials: Credentials = {
+      token: includeToken ? issued.token : '',
+      refreshToken: includeToken ? issued.refreshToken : '',
+      sessionId: issued.session._id,
+      expires: Math.floor(issued.session.expires_at.getTime() / 1000),
+    };
+    if (responseType !== 'token') {
+      credentials.code = await this.deps.sessions.issueAuthCode(issued.session, redirectUri);
+      if (redirectUri) credentials.redirectUri = redirectUri;
+    }
+    if (request.withHasResourcePassword) {
+      const relationship = issued.session.resource_id
+        ? await this.deps.relationships.find(issued.session.resource_id, issued.session.user_id)
+        : null;
+      credentials.hasResourcePassword = !!relationship?.password_hash;
+    }
+    return credentials;
+  }
+}

@@ -1,0 +1,200 @@
+import { createMember, createTenant, type Tenant } from '@masthead/testkit';
+import { describe, expect, it } from 'vitest';
+import { anyRequestId, anyToken, useStack } from './support.js';
+
+/** Refresh, code exchange, logout and cleanup-refresh (document 1, sections B and C). */
+describe('session operations', () => {
+  const s = useStack();
+
+  const signIn = async (tenant: Tenant, extra: Record<string, unknown> = {}) => {
+    const member = await createMember(s.stack, tenant);
+    const response = await s.api('/authorization', {
+      headers: { resource: tenant.publicKey },
+      json: { email: member.email, password: member.password, ...extra },
+    });
+    expect(response.status).toBe(200);
+    return { member, body: response.body };
+  };
+  const refresh = (tenant: Tenant, body: Record<string, unknown>, form = false) =>
+    s.api('/authorization/refresh', {
+      headers: { resource: tenant.publicKey },
+      ...(form ? { form: body as Record<string, string> } : { json: body }),
+    });
+  const userWith = (tenant: Tenant, token: string) => s.api('/user', { headers: { resource: tenant.publicKey, token } });
+
+  describe('POST /authorization/refresh', () => {
+    it('returns new credentials and a code by default (code_and_token), no profile', async () => {
+      const tenant = await createTenant(s.stack);
+      const { body } = await signIn(tenant);
+      const response = await refresh(tenant, { refresh_token: body['refresh_token'] });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({
+        token_type: 'bearer',
+        token: anyToken,
+        refresh_token: anyToken,
+        session_id: body['session_id'],
+        expires: expect.any(Number),
+        code: anyToken,
+      });
+      expect(response.body['token']).not.toBe(body['token']);
+      expect(response.body['refresh_token']).not.toBe(body['refresh_token']);
+      // The new token works, the old one no longer does.
+      expect((await userWith(tenant, response.body['token'] as string)).status).toBe(200);
+      expect((await userWith(tenant, body['token'] as string)).body['error']).toBe('auth_failed');
+      // Its code carries no destination and exchanges without one.
+      const exchanged = await s.api('/oauth/token', { headers: { resource: tenant.publicKey }, json: { code: response.body['code'] } });
+      expect(exchanged.status).toBe(200);
+      expect(exchanged.body['session_id']).toBe(body['session_id']);
+    });
+
+    it('consumes the record; replaying it compromises the session family', async () => {
+      const tenant = await createTenant(s.stack);
+      const { body } = await signIn(tenant);
+      const first = await refresh(tenant, { refresh_token: body['refresh_token'], response_type: 'token' });
+      expect(first.status).toBe(200);
+      const replay = await refresh(tenant, { refresh_token: body['refresh_token'], response_type: 'token' });
+      expect(replay.status).toBe(401);
+      expect(replay.body).toEqual({ error: 'token_compromised', error_description: expect.any(String), req_guid: anyRequestId });
+      const user = await userWith(tenant, first.body['token'] as string);
+      expect(user.status).toBe(401);
+      expect(user.body['error']).toBe('token_compromised');
+      // The newest refresh record of the family is dead too.
+      expect((await refresh(tenant, { refresh_token: first.body['refresh_token'] })).body['error']).toBe('token_compromised');
+    });
+
+    it('lets only one of two parallel refreshes with one record win', async () => {
+      const tenant = await createTenant(s.stack);
+      const { body } = await signIn(tenant);
+      const results = await Promise.all(
+        [1, 2, 3].map(() => refresh(tenant, { refresh_token: body['refresh_token'], response_type: 'token' })),
+      );
+      expect(results.filter((result) => result.status === 200)).toHaveLength(1);
+      expect(results.filter((result) => result.body['error'] === 'token_compromised')).toHaveLength(2);
+    });
+
+    it('keeps the record only for the JSON boolean true (a form string does not count)', async () => {
+      const tenant = await createTenant(s.stack);
+      const { body } = await signIn(tenant);
+      const kept = await refresh(tenant, { refresh_token: body['refresh_token'], reusable_refresh: true, response_type: 'token' });
+      expect(kept.status).toBe(200);
+      expect(kept.body['refresh_token']).toBe(body['refresh_token']);
+      const again = await refresh(tenant, { refresh_token: body['refresh_token'], reusable_refresh: 'true', response_type: 'token' }, true);
+      expect(again.status).toBe(200);
+      expect(again.body['refresh_token']).not.toBe(body['refresh_token']);
+      expect((await refresh(tenant, { refresh_token: body['refresh_token'] })).body['error']).toBe('token_compromised');
+    });
+
+    it('adds has-resource-password when asked (truthy form value)', async () => {
+      const tenant = await createTenant(s.stack);
+      const { body } = await signIn(tenant);
+      const response = await refresh(
+        tenant,
+        { refresh_token: body['refresh_token'] as string, response_type: 'token', with_has_resource_password: '1' },
+        true,
+      );
+      expect(response.body['has-resource-password']).toBe(false);
+      expect(response.body).not.toHaveProperty('idp-token');
+    });
+
+    it.each([
+      [{}, 409, 'invalid_refresh_token'],
+      [{ refresh_token: '   ' }, 409, 'invalid_refresh_token'],
+      [{ refresh_token: ['x'] }, 409, 'invalid_refresh_token'],
+      [{ refresh_token: 'unknown-refresh-token' }, 401, 'refresh_failed'],
+    ])('%j → %i %s', async (input, status, error) => {
+      const tenant = await createTenant(s.stack);
+      const response = await refresh(tenant, input);
+      expect(response.status).toBe(status);
+      expect(response.body).toEqual({ error, error_description: expect.any(String), req_guid: anyRequestId });
+    });
+
+    it('refuses a bad response_type and a foreign redirect_uri', async () => {
+      const tenant = await createTenant(s.stack, { host: 'news.example' });
+      const { body } = await signIn(tenant);
+      expect((await refresh(tenant, { refresh_token: body['refresh_token'], response_type: 'id_token' })).body['error']).toBe(
+        'invalid_response_type',
+      );
+      expect((await refresh(tenant, { refresh_token: body['refresh_token'], redirect_uri: 'https://evil.example/' })).body['error']).toBe(
+        'invalid_redirect_uri',
+      );
+    });
+
+    it('refuses a refresh record of another resource', async () => {
+      const tenant = await createTenant(s.stack);
+      const other = await createTenant(s.stack);
+      const { body } = await signIn(tenant);
+      expect((await refresh(other, { refresh_token: body['refresh_token'] })).body['error']).toBe('refresh_failed');
+    });
+  });
+
+  describe('POST /oauth/token', () => {
+    it('exchanges a sign-in code once for credentials bound to the same destination', async () => {
+      const tenant = await createTenant(s.stack, { host: 'news.example' });
+      const { body } = await signIn(tenant, { response_type: 'code', redirect_uri: 'https://news.example/cb' });
+      const exchange = (redirect_uri: string) =>
+        s.api('/oauth/token', { headers: { resource: tenant.publicKey }, form: { code: body['code'] as string, redirect_uri } });
+      expect((await exchange('https://news.example/other')).body['error']).toBe('invalid_grant');
+      const response = await exchange('https://news.example/cb');
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({
+        token_type: 'bearer',
+        token: anyToken,
+        refresh_token: anyToken,
+        session_id: body['session_id'],
+        expires: expect.any(Number),
+      });
+      expect((await userWith(tenant, response.body['token'] as string)).status).toBe(200);
+      const reuse = await exchange('https://news.example/cb');
+      expect(reuse.status).toBe(400);
+      expect(reuse.body).toEqual({ error: 'invalid_grant', error_description: expect.any(String), req_guid: anyRequestId });
+    });
+
+    it('refuses a missing code and a code of another resource', async () => {
+      const tenant = await createTenant(s.stack, { host: 'news.example' });
+      const other = await createTenant(s.stack);
+      expect((await s.api('/oauth/token', { headers: { resource: tenant.publicKey }, json: {} })).body['error']).toBe('invalid_code');
+      const { body } = await signIn(tenant, { response_type: 'code', redirect_uri: 'https://news.example/cb' });
+      const foreign = await s.api('/oauth/token', {
+        headers: { resource: other.publicKey },
+        json: { code: body['code'], redirect_uri: 'https://news.example/cb' },
+      });
+      expect(foreign.body['error']).toBe('invalid_grant');
+    });
+  });
+
+  describe('GET /logout and POST /cleanup-refresh', () => {
+    it('logs out: the token then fails the shared checks and the refresh record is gone', async () => {
+      const tenant = await createTenant(s.stack);
+      const { body } = await signIn(tenant);
+      const response = await s.api('/logout', { headers: { resource: tenant.publicKey, token: body['token'] as string } });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ result: true });
+      expect((await userWith(tenant, body['token'] as string)).body['error']).toBe('token_expired');
+      expect((await refresh(tenant, { refresh_token: body['refresh_token'] })).body['error']).toBe('refresh_failed');
+    });
+
+    it('removes every refresh record of the user and keeps the sessions', async () => {
+      const tenant = await createTenant(s.stack);
+      const { member, body } = await signIn(tenant);
+      const second = await s.api('/authorization', {
+        headers: { resource: tenant.publicKey },
+        json: { email: member.email, password: member.password },
+      });
+      const response = await s.api('/cleanup-refresh', {
+        method: 'POST',
+        headers: { resource: tenant.publicKey, token: body['token'] as string },
+      });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ msg: { result: true, msg: 'Refresh tokens removed' } });
+      expect(await s.db('identity').collection('refresh_tokens').countDocuments({ user_id: member.id })).toBe(0);
+      expect((await userWith(tenant, second.body['token'] as string)).status).toBe(200);
+      expect((await refresh(tenant, { refresh_token: second.body['refresh_token'] })).body['error']).toBe('refresh_failed');
+    });
+
+    it('answers 404 user_not_exist without a resolved user', async () => {
+      const response = await s.api('/cleanup-refresh', { method: 'POST' });
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ error: 'user_not_exist', error_description: 'User does not exist', req_guid: anyRequestId });
+    });
+  });
+});
