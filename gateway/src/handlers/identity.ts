@@ -1,3 +1,4 @@
+import type { SignInResponse } from '@masthead/proto/identity';
 import { isAdminRole } from '../auth/roles.js';
 import { bodyFields, stringField } from '../http/body.js';
 import { serializeMembership, serializeMembershipChange } from '../serializers/catalog.js';
@@ -25,6 +26,35 @@ export const signIn: RouteHandler = async (context, req, { identity }) => {
     },
     { requestId: context.requestId },
   );
+  return { body: serializeSessionResult(result) };
+};
+
+/**
+ * POST /registration: the same body as sign-in, 201 because a member was created or joined.
+ * Fields of the wrong type count as missing and yield the documented 409s.
+ */
+export const register: RouteHandler = async (context, req, { identity }) => {
+  const fields = bodyFields(req);
+  const optionalText = (name: string) => stringField(fields, name).trim() || undefined;
+  const result = await identity.register(
+    {
+      resourceId: context.resource!.id,
+      email: stringField(fields, 'email'),
+      password: stringField(fields, 'password'),
+      firstName: optionalText('first_name'),
+      lastName: optionalText('last_name'),
+      guestSession: context.headers.session,
+      sourceType: context.headers.sourceType,
+      ip: context.ip,
+      userAgent: context.userAgent,
+    },
+    { requestId: context.requestId },
+  );
+  return { status: 201, body: serializeSessionResult(result) };
+};
+
+/** The session result (document 1, Resources): user projection at top level plus credentials. */
+function serializeSessionResult(result: SignInResponse): Record<string, unknown> {
   const body: Record<string, unknown> = { ...serializeUser(result.user!) };
   if (result.token) {
     // `bearer` is a fixed label; the token still travels in the `token` header.
@@ -38,8 +68,8 @@ export const signIn: RouteHandler = async (context, req, { identity }) => {
   body['teams'] = result.teams.map(serializeTeam);
   if (result.code) body['code'] = result.code;
   if (result.redirectUri) body['redirect_uri'] = result.redirectUri;
-  return { body };
-};
+  return body;
+}
 
 /** GET /user: the user projection at top level; resource views only with a resource. */
 export const getUser: RouteHandler = async (context, _req, { identity }) => {

@@ -137,7 +137,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/invite-activation', service: 'community', access: 'member' },
   { method: 'POST', path: '/invite-validation', service: 'community', access: 'guestWithResource' },
   { method: 'POST', path: '/oauth/token', service: 'identity', access: 'guestWithResource', handler: sessions.exchangeCode },
-  { method: 'POST', path: '/registration', service: 'identity', access: 'guestWithResource' },
+  { method: 'POST', path: '/registration', service: 'identity', access: 'guestWithResource', handler: identity.register },
   { method: 'POST', path: '/resend-confirmation', service: 'identity', access: 'guestWithResource' },
   { method: 'POST', path: '/reset-password', service: 'identity', access: 'guestWithResource' },
   { method: 'POST', path: '/social-authorization', service: 'identity', access: 'guestWithResource' },

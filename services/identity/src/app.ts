@@ -17,6 +17,8 @@ import { SessionRepository } from './sessions/session.repository.js';
 import { SessionService } from './sessions/session.service.js';
 import { MembershipAttacher } from './signin/membership-attacher.js';
 import { RefreshService } from './signin/refresh.service.js';
+import { RegistrationService } from './signin/registration.service.js';
+import { SessionStarter } from './signin/session-starter.js';
 import { SignInService } from './signin/sign-in.service.js';
 import { ProfileService } from './users/profile.service.js';
 import { UserRepository } from './users/user.repository.js';
@@ -53,19 +55,18 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const resources = new ResourceDirectory(accounts, config.RESOURCE_CACHE_TTL_MS);
   resources.listen(runtime.nats, runtime.logger);
   const profiles = new ProfileService({ users, relationships, catalog, community });
-  const signIn = new SignInService({
-    users,
+  const starter = new SessionStarter({
     relationships,
     sessions,
-    hasher,
-    resources,
     memberships: new MembershipAttacher(catalog, runtime.logger),
     events: runtime.events,
-    logger: runtime.logger,
   });
+  const signIn = new SignInService({ users, relationships, hasher, resources, starter, logger: runtime.logger });
 
   const exchange = new CredentialExchange(sessionRepository, sessions);
   const implementation = identityHandlers({
+    registration: new RegistrationService({ users, relationships, hasher, starter }),
+    resources,
     exchange,
     refresh: new RefreshService({ exchange, sessions, resources, relationships }),
     sessions,

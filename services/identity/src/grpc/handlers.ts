@@ -1,17 +1,23 @@
 import { httpError } from '@masthead/core/errors';
 import type { AsyncImplementation } from '@masthead/core/grpc';
-import type { IdentityServiceService } from '@masthead/proto/identity';
+import type { IdentityServiceService, RegisterRequest, SignInRequest } from '@masthead/proto/identity';
 import type { MemberAdminService } from '../members/member-admin.service.js';
 import type { Authenticator } from '../sessions/authenticator.js';
 import type { CredentialExchange } from '../sessions/credential-exchange.service.js';
 import type { SessionService } from '../sessions/session.service.js';
 import type { RefreshService } from '../signin/refresh.service.js';
+import type { RegistrationService } from '../signin/registration.service.js';
+import type { ResourceDirectory } from '../resources/resource-directory.js';
+import { toSessionResult } from '../signin/session-result.js';
+import type { SessionContext } from '../signin/session-starter.js';
 import { parseSignIn } from '../signin/sign-in.command.js';
 import type { SignInService } from '../signin/sign-in.service.js';
 import type { ProfileService } from '../users/profile.service.js';
 import { toUserMessage } from '../users/user.projection.js';
 
 interface Deps {
+  registration: RegistrationService;
+  resources: ResourceDirectory;
   exchange: CredentialExchange;
   refresh: RefreshService;
   sessions: SessionService;
@@ -23,7 +29,18 @@ interface Deps {
 
 const orNull = (value: string) => value || null;
 
+/** Request metadata a session records, from a sign-in or registration request. */
+const contextOf = (request: SignInRequest | RegisterRequest, requestId: string): SessionContext => ({
+  requestId,
+  guestSession: orNull(request.guestSession),
+  sourceType: orNull(request.sourceType),
+  ip: orNull(request.ip),
+  userAgent: orNull(request.userAgent),
+});
+
 export function identityHandlers({
+  registration,
+  resources,
   exchange,
   refresh,
   sessions,
@@ -36,35 +53,20 @@ export function identityHandlers({
     authenticate: ({ token, resourceId }) => authenticator.authenticate(token, resourceId),
 
     signIn: async (request, { requestId }) => {
-      const command = parseSignIn(request);
-      const outcome = await signIn.signIn(command, {
-        requestId,
-        guestSession: orNull(request.guestSession),
-        sourceType: orNull(request.sourceType),
-        ip: orNull(request.ip),
-        userAgent: orNull(request.userAgent),
-      });
-      const resourceId = outcome.issued.session.resource_id;
-      const [memberships, summary] = resourceId
-        ? await Promise.all([
-            profiles.memberships(resourceId, outcome.user._id, requestId),
-            profiles.summary(resourceId, outcome.user._id, requestId),
-          ])
-        : [
-            { items: [], history: [] },
-            { teams: [], assignedTickets: [] },
-          ];
-      return {
-        user: toUserMessage(outcome.user),
-        token: outcome.includeToken ? outcome.issued.token : '',
-        refreshToken: outcome.includeToken ? outcome.issued.refreshToken : '',
-        sessionId: outcome.issued.session._id,
-        expires: Math.floor(outcome.issued.session.expires_at.getTime() / 1000),
-        subscriptions: memberships.items,
-        teams: summary.teams,
-        code: outcome.code ?? undefined,
-        redirectUri: outcome.redirectUri ?? undefined,
+      const outcome = await signIn.signIn(parseSignIn(request), contextOf(request, requestId));
+      return toSessionResult(outcome, profiles, requestId);
+    },
+
+    register: async (request, { requestId }) => {
+      const resource = await resources.get(request.resourceId, requestId);
+      const command = {
+        email: request.email,
+        password: request.password,
+        firstName: request.firstName ?? null,
+        lastName: request.lastName ?? null,
       };
+      const outcome = await registration.register(command, resource, contextOf(request, requestId));
+      return toSessionResult(outcome, profiles, requestId);
     },
 
     getProfile: ({ userId, resourceId }, { requestId }) => profiles.profile(userId, resourceId, requestId),

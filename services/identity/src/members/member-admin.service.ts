@@ -1,5 +1,6 @@
 import { httpError } from '@masthead/core/errors';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
+import { MIN_PASSWORD_LENGTH } from '../passwords/password-policy.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { ResourceRole } from '../relationships/relationship.schema.js';
 import { normalizeEmail } from '../signin/sign-in.command.js';
@@ -16,7 +17,6 @@ export interface UpsertMemberCommand {
 }
 
 const RESOURCE_ROLES: readonly string[] = ['user', 'admin', 'partner'];
-const MIN_PASSWORD_LENGTH = 8;
 
 /** Operator path (admin CLI, fixtures): create or update a member and its relationship. */
 export class MemberAdminService {

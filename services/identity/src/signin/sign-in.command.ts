@@ -1,4 +1,5 @@
 import { httpError } from '@masthead/core/errors';
+import { MAX_PASSWORD_LENGTH } from '../passwords/password-policy.js';
 
 export type ResponseType = 'token' | 'code' | 'code_and_token';
 
@@ -14,8 +15,6 @@ export interface SignInCommand {
 const RESPONSE_TYPES: readonly ResponseType[] = ['token', 'code', 'code_and_token'];
 /** RFC 5321 caps a path at 256 octets, so an address longer than 254 cannot be delivered. */
 const MAX_EMAIL_LENGTH = 254;
-/** Caps the work an attacker can make the hash do; far above any real passphrase. */
-export const MAX_PASSWORD_LENGTH = 1024;
 const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/u;
 
 /** Trimmed, lowercased email, or null when it is not a plausible address. */

@@ -1,41 +1,26 @@
 import { httpError } from '@masthead/core/errors';
-import type { EventPublisher } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { RelationshipRecord } from '../relationships/relationship.schema.js';
 import type { ResourceDirectory } from '../resources/resource-directory.js';
-import type { IssuedSession, SessionService } from '../sessions/session.service.js';
 import type { UserRecord } from '../users/user.schema.js';
 import type { UserRepository } from '../users/user.repository.js';
-import type { MembershipAttacher } from './membership-attacher.js';
+import type { SessionContext, SessionStarter, StartedSession } from './session-starter.js';
 import { authorizationFail, isAllowedRedirect, type SignInCommand } from './sign-in.command.js';
 
-export interface SignInContext {
-  requestId: string;
-  guestSession: string | null;
-  sourceType: string | null;
-  ip: string | null;
-  userAgent: string | null;
-}
+export type SignInContext = SessionContext;
 
-export interface SignInOutcome {
+export interface SignInOutcome extends StartedSession {
   user: UserRecord;
-  issued: IssuedSession;
-  code: string | null;
-  redirectUri: string | null;
-  /** False for response type `code`: the client gets only the code. */
-  includeToken: boolean;
 }
 
 interface SignInDeps {
   users: UserRepository;
   relationships: RelationshipRepository;
-  sessions: SessionService;
   hasher: PasswordHasher;
   resources: ResourceDirectory;
-  memberships: MembershipAttacher;
-  events: EventPublisher;
+  starter: SessionStarter;
   logger: Logger;
 }
 
@@ -63,36 +48,8 @@ export class SignInService {
     if (!valid || !user.active || (relationship && BLOCKED_STATES.has(relationship.status))) throw authorizationFail();
     if (needsRehash) await this.rehash(user, relationship, command.password);
 
-    if (resource && !relationship) {
-      const { created } = await relationships.attach(resource.id, user._id);
-      if (created) await this.deps.memberships.attachDefault(resource, user._id, context.requestId);
-    }
-
-    const issued = await this.deps.sessions.issue({
-      userId: user._id,
-      resourceId: resource?.id ?? 0,
-      sourceType: context.sourceType,
-      guestSession: context.guestSession,
-      ip: context.ip,
-      userAgent: context.userAgent,
-    });
-    const code =
-      command.responseType === 'token' || !command.redirectUri
-        ? null
-        : await this.deps.sessions.issueAuthCode(issued.session, command.redirectUri);
-    await this.deps.events.publish({
-      name: 'user_login',
-      resourceId: resource?.id ?? null,
-      payload: {
-        user_id: user._id,
-        session_id: issued.session._id,
-        source_type: context.sourceType,
-        guest_session: context.guestSession,
-        ip: context.ip,
-        user_agent: context.userAgent,
-      },
-    });
-    return { user, issued, code, redirectUri: command.redirectUri, includeToken: command.responseType !== 'code' };
+    if (resource && !relationship) await this.deps.starter.join(resource, user._id, context.requestId);
+    return { user, ...(await this.deps.starter.start(user._id, resource, command, context, 'user_login')) };
   }
 
   /** Stores a hash with the current parameters; a failure here must not fail the sign-in. */

@@ -1,0 +1,100 @@
+import { fieldError, httpError } from '@masthead/core/errors';
+import type { Resource } from '@masthead/proto/accounts';
+import type { PasswordHasher } from '../passwords/password-hasher.js';
+import { assertAcceptablePassword } from '../passwords/password-policy.js';
+import type { RelationshipRepository } from '../relationships/relationship.repository.js';
+import type { UserRecord } from '../users/user.schema.js';
+import type { UserRepository } from '../users/user.repository.js';
+import type { SessionContext, SessionStarter } from './session-starter.js';
+import type { SignInOutcome } from './sign-in.service.js';
+import { normalizeEmail } from './sign-in.command.js';
+
+export interface RegisterCommand {
+  email: string;
+  password: string;
+  firstName: string | null;
+  lastName: string | null;
+}
+
+interface RegistrationDeps {
+  users: UserRepository;
+  relationships: RelationshipRepository;
+  hasher: PasswordHasher;
+  starter: SessionStarter;
+}
+
+const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
+const userExists = () => httpError(409, 'user_exists', 'A member with this email already exists');
+/** Profile text fields are short labels; 255 keeps a request from storing a novel. */
+const MAX_NAME_LENGTH = 255;
+
+function assertNameLengths(command: RegisterCommand): void {
+  const problems: Record<string, string> = {};
+  if ((command.firstName?.length ?? 0) > MAX_NAME_LENGTH) problems['first_name'] = `at most ${MAX_NAME_LENGTH} characters`;
+  if ((command.lastName?.length ?? 0) > MAX_NAME_LENGTH) problems['last_name'] = `at most ${MAX_NAME_LENGTH} characters`;
+  if (Object.keys(problems).length > 0) throw fieldError(problems);
+}
+
+const TOKEN_DELIVERY = { responseType: 'token', redirectUri: null } as const;
+
+/**
+ * POST /registration. A new email creates the user, joins the resource (default membership) and
+ * signs in (`user_signup`). An existing account joins this resource only when the password is
+ * its own; otherwise, or when already a member here, 409 user_exists. The spec exposes email
+ * availability anyway (POST /email-validation), so this adds no enumeration.
+ */
+export class RegistrationService {
+  constructor(private readonly deps: RegistrationDeps) {}
+
+  async register(command: RegisterCommand, resource: Resource, context: SessionContext): Promise<SignInOutcome> {
+    const email = normalizeEmail(command.email);
+    if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
+    if (!command.password) throw httpError(409, 'invalid_password', 'A password is required');
+    assertAcceptablePassword(command.password);
+    assertNameLengths(command);
+
+    const existing = await this.deps.users.findCredentialsByEmail(email);
+    const user = existing ? await this.joinExisting(existing, resource, command.password) : await this.create(email, command);
+    // The relationship's natural key decides a race between registrations of one email.
+    if (!(await this.deps.starter.join(resource, user._id, context.requestId))) throw userExists();
+    const started = await this.deps.starter.start(user._id, resource, TOKEN_DELIVERY, context, existing ? 'user_login' : 'user_signup');
+    return { user, ...started };
+  }
+
+  private async joinExisting(user: UserRecord, resource: Resource, password: string): Promise<UserRecord> {
+    if (await this.deps.relationships.find(resource.id, user._id)) throw userExists();
+    const valid = user.password_hash ? (await this.deps.hasher.verify(user.password_hash, password)).valid : false;
+    if (!valid || !user.active) throw userExists();
+    return user;
+  }
+
+  private async create(email: string, command: RegisterCommand): Promise<UserRecord> {
+    const passwordHash = await this.deps.hasher.hash(command.password);
+    try {
+      return await this.deps.users.create({
+        email,
+        password_hash: passwordHash,
+        active: true,
+        email_confirmed: false,
+        role: 'user',
+        nick_name: null,
+        first_name: command.firstName,
+        last_name: command.lastName,
+        photo: null,
+        country: null,
+        city: null,
+        state: null,
+        address: null,
+        zip: null,
+        phone: null,
+        company: null,
+        job: null,
+        language_id: null,
+      });
+    } catch (error) {
+      // Two registrations of one email at once: the unique index keeps one.
+      if (isDuplicateKey(error)) throw userExists();
+      throw error;
+    }
+  }
+}

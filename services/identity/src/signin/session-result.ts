@@ -1,0 +1,29 @@
+import type { SignInResponse } from '@masthead/proto/identity';
+import { toUserMessage } from '../users/user.projection.js';
+import type { ProfileService } from '../users/profile.service.js';
+import type { SignInOutcome } from './sign-in.service.js';
+
+/** The session result of sign-in and registration: user, credentials, memberships and teams. */
+export async function toSessionResult(outcome: SignInOutcome, profiles: ProfileService, requestId: string): Promise<SignInResponse> {
+  const resourceId = outcome.issued.session.resource_id;
+  const [memberships, summary] = resourceId
+    ? await Promise.all([
+        profiles.memberships(resourceId, outcome.user._id, requestId),
+        profiles.summary(resourceId, outcome.user._id, requestId),
+      ])
+    : [
+        { items: [], history: [] },
+        { teams: [], assignedTickets: [] },
+      ];
+  return {
+    user: toUserMessage(outcome.user),
+    token: outcome.includeToken ? outcome.issued.token : '',
+    refreshToken: outcome.includeToken ? outcome.issued.refreshToken : '',
+    sessionId: outcome.issued.session._id,
+    expires: Math.floor(outcome.issued.session.expires_at.getTime() / 1000),
+    subscriptions: memberships.items,
+    teams: summary.teams,
+    code: outcome.code ?? undefined,
+    redirectUri: outcome.redirectUri ?? undefined,
+  };
+}

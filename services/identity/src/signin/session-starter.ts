@@ -1,0 +1,78 @@
+import type { EventPublisher } from '@masthead/core/events';
+import type { Resource } from '@masthead/proto/accounts';
+import type { RelationshipRepository } from '../relationships/relationship.repository.js';
+import type { IssuedSession, SessionService } from '../sessions/session.service.js';
+import type { MembershipAttacher } from './membership-attacher.js';
+import type { SignInCommand } from './sign-in.command.js';
+
+export interface SessionContext {
+  requestId: string;
+  guestSession: string | null;
+  sourceType: string | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface StartedSession {
+  issued: IssuedSession;
+  code: string | null;
+  redirectUri: string | null;
+  /** False for response type `code`: the client gets only the code. */
+  includeToken: boolean;
+}
+
+type Delivery = Pick<SignInCommand, 'responseType' | 'redirectUri'>;
+
+interface StarterDeps {
+  relationships: RelationshipRepository;
+  sessions: SessionService;
+  memberships: MembershipAttacher;
+  events: EventPublisher;
+}
+
+/** What sign-in and registration share once the member is known: joining and the session. */
+export class SessionStarter {
+  constructor(private readonly deps: StarterDeps) {}
+
+  /** Attaches the member to the resource; a member joining gets the default membership. */
+  async join(resource: Resource, userId: number, requestId: string): Promise<boolean> {
+    const { created } = await this.deps.relationships.attach(resource.id, userId);
+    if (created) await this.deps.memberships.attachDefault(resource, userId, requestId);
+    return created;
+  }
+
+  /** Issues the session (and a code where asked) and records the event, e.g. `user_login`. */
+  async start(
+    userId: number,
+    resource: Resource | null,
+    delivery: Delivery,
+    context: SessionContext,
+    event: string,
+  ): Promise<StartedSession> {
+    const issued = await this.deps.sessions.issue({
+      userId,
+      resourceId: resource?.id ?? 0,
+      sourceType: context.sourceType,
+      guestSession: context.guestSession,
+      ip: context.ip,
+      userAgent: context.userAgent,
+    });
+    const code =
+      delivery.responseType === 'token' || !delivery.redirectUri
+        ? null
+        : await this.deps.sessions.issueAuthCode(issued.session, delivery.redirectUri);
+    await this.deps.events.publish({
+      name: event,
+      resourceId: resource?.id ?? null,
+      payload: {
+        user_id: userId,
+        session_id: issued.session._id,
+        source_type: context.sourceType,
+        guest_session: context.guestSession,
+        ip: context.ip,
+        user_agent: context.userAgent,
+      },
+    });
+    return { issued, code, redirectUri: delivery.redirectUri, includeToken: delivery.responseType !== 'code' };
+  }
+}
