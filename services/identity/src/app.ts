@@ -12,6 +12,7 @@ import { PasswordHasher } from './passwords/password-hasher.js';
 import { RelationshipRepository } from './relationships/relationship.repository.js';
 import { ResourceDirectory } from './resources/resource-directory.js';
 import { Authenticator } from './sessions/authenticator.js';
+import { SignInThrottle } from './throttling/sign-in-throttle.js';
 import { CredentialExchange } from './sessions/credential-exchange.service.js';
 import { SessionRepository } from './sessions/session.repository.js';
 import { SessionService } from './sessions/session.service.js';
@@ -61,7 +62,8 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     memberships: new MembershipAttacher(catalog, runtime.logger),
     events: runtime.events,
   });
-  const signIn = new SignInService({ users, relationships, hasher, resources, starter, logger: runtime.logger });
+  const throttle = new SignInThrottle(runtime.db);
+  const signIn = new SignInService({ users, relationships, hasher, resources, starter, throttle, logger: runtime.logger });
 
   const exchange = new CredentialExchange(sessionRepository, sessions);
   const implementation = identityHandlers({

@@ -5,6 +5,7 @@ import type { RelationshipRepository } from '../relationships/relationship.repos
 import type { RelationshipRecord } from '../relationships/relationship.schema.js';
 import type { ResourceDirectory } from '../resources/resource-directory.js';
 import type { UserRecord } from '../users/user.schema.js';
+import type { SignInThrottle } from '../throttling/sign-in-throttle.js';
 import type { UserRepository } from '../users/user.repository.js';
 import type { SessionContext, SessionStarter, StartedSession } from './session-starter.js';
 import { authorizationFail, isAllowedRedirect, type SignInCommand } from './sign-in.command.js';
@@ -21,6 +22,7 @@ interface SignInDeps {
   hasher: PasswordHasher;
   resources: ResourceDirectory;
   starter: SessionStarter;
+  throttle: SignInThrottle;
   logger: Logger;
 }
 
@@ -36,16 +38,21 @@ export class SignInService {
       throw httpError(409, 'invalid_redirect_uri', 'redirect_uri must be on the resource host');
     }
 
+    // A throttled attempt is refused before any lookup or hash (docs/adr/0004).
+    await this.deps.throttle.assertAllowed(command.email);
     const user = await users.findCredentialsByEmail(command.email);
     const relationship = user && resource ? await relationships.find(resource.id, user._id) : null;
     // The resource password replaces the global one where it is set (document 1, POST /authorization).
     const storedHash = relationship?.password_hash ?? user?.password_hash ?? null;
     if (!user || !storedHash) {
       await hasher.verifyDummy(command.password);
+      await this.deps.throttle.recordFailure(command.email);
       throw authorizationFail();
     }
     const { valid, needsRehash } = await hasher.verify(storedHash, command.password);
+    if (!valid) await this.deps.throttle.recordFailure(command.email);
     if (!valid || !user.active || (relationship && BLOCKED_STATES.has(relationship.status))) throw authorizationFail();
+    await this.deps.throttle.reset(command.email);
     if (needsRehash) await this.rehash(user, relationship, command.password);
 
     if (resource && !relationship) await this.deps.starter.join(resource, user._id, context.requestId);
