@@ -12,6 +12,7 @@ import { PasswordHasher } from './passwords/password-hasher.js';
 import { RelationshipRepository } from './relationships/relationship.repository.js';
 import { ResourceDirectory } from './resources/resource-directory.js';
 import { Authenticator } from './sessions/authenticator.js';
+import { AddressLimiter } from './throttling/address-limiter.js';
 import { SignInThrottle } from './throttling/sign-in-throttle.js';
 import { CredentialExchange } from './sessions/credential-exchange.service.js';
 import { SessionRepository } from './sessions/session.repository.js';
@@ -63,11 +64,24 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     events: runtime.events,
   });
   const throttle = new SignInThrottle(runtime.db);
+  const limiter = new AddressLimiter(runtime.db);
+  const sweep = setInterval(
+    () => limiter.sweep().catch((error: unknown) => runtime.logger.warn({ err: error }, 'window sweep failed')),
+    10 * 60_000,
+  );
+  sweep.unref();
   const signIn = new SignInService({ users, relationships, hasher, resources, starter, throttle, logger: runtime.logger });
 
   const exchange = new CredentialExchange(sessionRepository, sessions);
   const implementation = identityHandlers({
-    registration: new RegistrationService({ users, relationships, hasher, starter }),
+    registration: new RegistrationService({
+      limiter,
+      limitPerHour: config.REGISTRATION_LIMIT_PER_HOUR,
+      users,
+      relationships,
+      hasher,
+      starter,
+    }),
     resources,
     exchange,
     refresh: new RefreshService({ exchange, sessions, resources, relationships }),
@@ -82,6 +96,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     config.GRPC_LISTEN,
     [{ name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation }],
     async () => {
+      clearInterval(sweep);
       for (const client of [accounts, catalog, community]) client.close();
     },
   );

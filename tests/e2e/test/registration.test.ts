@@ -4,7 +4,8 @@ import { anyIsoDate, anyRequestId, anyToken, collectEvents, eventually, useStack
 
 /** POST /registration (document 1, section B; the request design is in docs/adr/0004). */
 describe('POST /registration', () => {
-  const s = useStack();
+  // Every request here comes from 127.0.0.1; the per-address limit has its own stack below.
+  const s = useStack({ env: { REGISTRATION_LIMIT_PER_HOUR: '1000' } });
   const strongPassword = 'correct horse battery staple';
 
   it('creates the member, joins the resource and signs in (201, session result)', async () => {
@@ -124,5 +125,22 @@ describe('POST /registration', () => {
     expect(results.filter((result) => result.status === 201)).toHaveLength(1);
     expect(results.filter((result) => result.body['error'] === 'user_exists')).toHaveLength(3);
     expect(await s.db('identity').collection('users').countDocuments({ email })).toBe(1);
+  });
+});
+
+describe('POST /registration per-address limit', () => {
+  const s = useStack({ env: { REGISTRATION_LIMIT_PER_HOUR: '3' } });
+
+  it('refuses the fourth registration from one address within the hour: 429 too_many_requests', async () => {
+    const tenant = await createTenant(s.stack);
+    const register = (index: number) =>
+      s.api('/registration', {
+        headers: { resource: tenant.publicKey },
+        json: { email: `limit-${index}-${Date.now()}@example.test`, password: 'correct horse battery staple' },
+      });
+    for (const index of [1, 2, 3]) expect((await register(index)).status).toBe(201);
+    const refused = await register(4);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ error: 'too_many_requests', error_description: expect.any(String), req_guid: anyRequestId });
   });
 });

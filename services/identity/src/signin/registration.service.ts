@@ -1,6 +1,7 @@
 import { fieldError, httpError } from '@masthead/core/errors';
 import type { Resource } from '@masthead/proto/accounts';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
+import type { AddressLimiter } from '../throttling/address-limiter.js';
 import { assertAcceptablePassword } from '../passwords/password-policy.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { UserRecord } from '../users/user.schema.js';
@@ -17,6 +18,8 @@ export interface RegisterCommand {
 }
 
 interface RegistrationDeps {
+  limiter: AddressLimiter;
+  limitPerHour: number;
   users: UserRepository;
   relationships: RelationshipRepository;
   hasher: PasswordHasher;
@@ -47,6 +50,7 @@ export class RegistrationService {
   constructor(private readonly deps: RegistrationDeps) {}
 
   async register(command: RegisterCommand, resource: Resource, context: SessionContext): Promise<SignInOutcome> {
+    await this.deps.limiter.consume('registration', context.ip ?? '', this.deps.limitPerHour);
     const email = normalizeEmail(command.email);
     if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
     if (!command.password) throw httpError(409, 'invalid_password', 'A password is required');
