@@ -53,6 +53,13 @@ export const register: RouteHandler = async (context, req, { identity }) => {
   return { status: 201, body: serializeSessionResult(result) };
 };
 
+/** POST /email-validation: `{result: true}` when the email can register in this resource. */
+export const validateEmail: RouteHandler = async (context, req, { identity }) => {
+  const email = stringField(bodyFields(req), 'email');
+  await identity.validateEmail({ resourceId: context.resource!.id, email, ip: context.ip }, { requestId: context.requestId });
+  return { body: { result: true } };
+};
+
 /** The session result (document 1, Resources): user projection at top level plus credentials. */
 function serializeSessionResult(result: SignInResponse): Record<string, unknown> {
   const body: Record<string, unknown> = { ...serializeUser(result.user!) };

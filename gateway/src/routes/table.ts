@@ -120,7 +120,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/cleanup-refresh', service: 'identity', access: 'guest', handler: sessions.cleanupRefresh },
   { method: 'POST', path: '/confirm-email', service: 'identity', access: 'guestWithResource' },
   { method: 'POST', path: '/confirm-password', service: 'identity', access: 'guestWithResource' },
-  { method: 'POST', path: '/email-validation', service: 'identity', access: 'guestWithResource' },
+  { method: 'POST', path: '/email-validation', service: 'identity', access: 'guestWithResource', handler: identity.validateEmail },
   { method: 'POST', path: '/idp/email-auth-link', service: 'identity', access: 'guestWithResource' },
   { method: 'POST', path: '/idp/oauth/token', service: 'identity', access: 'guestWithResource' },
   { method: 'POST', path: '/idp/password-reset', service: 'identity', access: 'guestWithResource' },

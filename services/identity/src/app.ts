@@ -18,6 +18,7 @@ import { CredentialExchange } from './sessions/credential-exchange.service.js';
 import { SessionRepository } from './sessions/session.repository.js';
 import { SessionService } from './sessions/session.service.js';
 import { MembershipAttacher } from './signin/membership-attacher.js';
+import { EmailAvailabilityService } from './signin/email-availability.service.js';
 import { RefreshService } from './signin/refresh.service.js';
 import { RegistrationService } from './signin/registration.service.js';
 import { SessionStarter } from './signin/session-starter.js';
@@ -74,6 +75,12 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
 
   const exchange = new CredentialExchange(sessionRepository, sessions);
   const implementation = identityHandlers({
+    emailAvailability: new EmailAvailabilityService({
+      limiter,
+      limitPerHour: config.EMAIL_VALIDATION_LIMIT_PER_HOUR,
+      users,
+      relationships,
+    }),
     registration: new RegistrationService({
       limiter,
       limitPerHour: config.REGISTRATION_LIMIT_PER_HOUR,

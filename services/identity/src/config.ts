@@ -21,6 +21,8 @@ export const identityEnv = {
   HASH_QUEUE_LIMIT: z.coerce.number().int().min(0).default(64),
   /** Registrations per client address per hour (identity issue: per-address limits). */
   REGISTRATION_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  /** Email availability checks per client address per hour. */
+  EMAIL_VALIDATION_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(60),
   RESOURCE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
 };
 

@@ -5,6 +5,7 @@ import type { MemberAdminService } from '../members/member-admin.service.js';
 import type { Authenticator } from '../sessions/authenticator.js';
 import type { CredentialExchange } from '../sessions/credential-exchange.service.js';
 import type { SessionService } from '../sessions/session.service.js';
+import type { EmailAvailabilityService } from '../signin/email-availability.service.js';
 import type { RefreshService } from '../signin/refresh.service.js';
 import type { RegistrationService } from '../signin/registration.service.js';
 import type { ResourceDirectory } from '../resources/resource-directory.js';
@@ -16,6 +17,7 @@ import type { ProfileService } from '../users/profile.service.js';
 import { toUserMessage } from '../users/user.projection.js';
 
 interface Deps {
+  emailAvailability: EmailAvailabilityService;
   registration: RegistrationService;
   resources: ResourceDirectory;
   exchange: CredentialExchange;
@@ -39,6 +41,7 @@ const contextOf = (request: SignInRequest | RegisterRequest, requestId: string):
 });
 
 export function identityHandlers({
+  emailAvailability,
   registration,
   resources,
   exchange,
@@ -70,6 +73,11 @@ export function identityHandlers({
     },
 
     getProfile: ({ userId, resourceId }, { requestId }) => profiles.profile(userId, resourceId, requestId),
+
+    validateEmail: async ({ resourceId, email, ip }) => {
+      await emailAvailability.validate(resourceId, email, ip);
+      return {};
+    },
 
     refresh: (request, { requestId }) => refresh.refresh(request, requestId),
 

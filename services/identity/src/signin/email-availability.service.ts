@@ -1,0 +1,30 @@
+import { httpError } from '@masthead/core/errors';
+import type { RelationshipRepository } from '../relationships/relationship.repository.js';
+import type { AddressLimiter } from '../throttling/address-limiter.js';
+import type { UserRepository } from '../users/user.repository.js';
+import { normalizeEmail } from './sign-in.command.js';
+
+interface AvailabilityDeps {
+  limiter: AddressLimiter;
+  limitPerHour: number;
+  users: UserRepository;
+  relationships: RelationshipRepository;
+}
+
+/**
+ * POST /email-validation: whether an email can register in a resource. The answer is an
+ * enumeration oracle by design (the spec asks for it), so it is limited per client address.
+ */
+export class EmailAvailabilityService {
+  constructor(private readonly deps: AvailabilityDeps) {}
+
+  async validate(resourceId: number, rawEmail: string, ip: string): Promise<void> {
+    await this.deps.limiter.consume('email_validation', ip, this.deps.limitPerHour);
+    const email = normalizeEmail(rawEmail);
+    if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
+    const user = await this.deps.users.findCredentialsByEmail(email);
+    if (user && (await this.deps.relationships.find(resourceId, user._id))) {
+      throw httpError(409, 'user_exists', 'A member with this email already exists');
+    }
+  }
+}
