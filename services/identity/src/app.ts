@@ -63,6 +63,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   });
 
   const implementation = identityHandlers({
+    relationships,
     authenticator: new Authenticator(sessions, users, relationships),
     signIn,
     profiles,

@@ -1,6 +1,7 @@
 import type { AsyncImplementation } from '@masthead/core/grpc';
 import type { IdentityServiceService } from '@masthead/proto/identity';
 import type { MemberAdminService } from '../members/member-admin.service.js';
+import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { Authenticator } from '../sessions/authenticator.js';
 import { parseSignIn } from '../signin/sign-in.command.js';
 import type { SignInService } from '../signin/sign-in.service.js';
@@ -8,6 +9,7 @@ import type { ProfileService } from '../users/profile.service.js';
 import { toUserMessage } from '../users/user.projection.js';
 
 interface Deps {
+  relationships: RelationshipRepository;
   authenticator: Authenticator;
   signIn: SignInService;
   profiles: ProfileService;
@@ -16,7 +18,13 @@ interface Deps {
 
 const orNull = (value: string) => value || null;
 
-export function identityHandlers({ authenticator, signIn, profiles, members }: Deps): AsyncImplementation<typeof IdentityServiceService> {
+export function identityHandlers({
+  relationships,
+  authenticator,
+  signIn,
+  profiles,
+  members,
+}: Deps): AsyncImplementation<typeof IdentityServiceService> {
   return {
     authenticate: ({ token, resourceId }) => authenticator.authenticate(token, resourceId),
 
@@ -53,6 +61,9 @@ export function identityHandlers({ authenticator, signIn, profiles, members }: D
     },
 
     getProfile: ({ userId, resourceId }, { requestId }) => profiles.profile(userId, resourceId, requestId),
+
+    // For the grouped member reads of document 1 E (catalog, billing).
+    listUserResources: async ({ userId }) => ({ resourceIds: userId > 0 ? await relationships.listResourceIds(userId) : [] }),
 
     upsertMember: async (request) =>
       toUserMessage(
