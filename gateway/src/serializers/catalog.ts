@@ -1,8 +1,13 @@
-import type { Membership, MembershipChange, Plan, Pricing } from '@masthead/proto/catalog';
+import type { Membership, MembershipChange, Plan, Pricing, ResourceMemberships, UserPlan } from '@masthead/proto/catalog';
 import type { Paginator } from '@masthead/proto/common';
 
+export interface PricingShape {
+  /** Team plan lists: `users_limit` always present, null where the pricing sets no limit. */
+  usersLimit?: boolean;
+}
+
 /** Pricing as document 1 spells it; admin-only fields appear only in admin context. */
-export function serializePricing(pricing: Pricing, admin: boolean): Record<string, unknown> {
+export function serializePricing(pricing: Pricing, admin: boolean, shape: PricingShape = {}): Record<string, unknown> {
   const json: Record<string, unknown> = {
     id: pricing.id,
     plan_id: pricing.planId,
@@ -20,7 +25,8 @@ export function serializePricing(pricing: Pricing, admin: boolean): Record<strin
     downgrade_subscription: null,
     plan: pricing.plan ? { id: pricing.plan.id, title: pricing.plan.title, full_access: pricing.plan.fullAccess } : null,
   };
-  if (pricing.usersLimit !== undefined) json['users_limit'] = pricing.usersLimit;
+  if (shape.usersLimit) json['users_limit'] = pricing.usersLimit ?? null;
+  else if (pricing.usersLimit !== undefined) json['users_limit'] = pricing.usersLimit;
   if (admin) {
     json['created_at'] = pricing.createdAt ?? null;
     json['updated_at'] = pricing.updatedAt ?? null;
@@ -29,21 +35,36 @@ export function serializePricing(pricing: Pricing, admin: boolean): Record<strin
   return json;
 }
 
-/** Plan with its `subscriptions` array (the plural form of document 1, section F). */
-export function serializePlan(plan: Plan, admin: boolean): Record<string, unknown> {
+/** The plan's own fields, without its pricings. */
+function planFields(plan: Plan, admin: boolean): Record<string, unknown> {
   const json: Record<string, unknown> = {
     id: plan.id,
     title: plan.title,
     slug: plan.slug,
     active: plan.active,
     private: plan.private,
-    subscriptions: plan.subscriptions.map((pricing) => serializePricing(pricing, admin)),
   };
   if (admin) {
     json['created_at'] = plan.createdAt ?? null;
     json['updated_at'] = plan.updatedAt ?? null;
   }
   return json;
+}
+
+/** Plan with its `subscriptions` array (the plural form of document 1, section F). */
+export function serializePlan(plan: Plan, admin: boolean, shape: PricingShape = {}): Record<string, unknown> {
+  return { ...planFields(plan, admin), subscriptions: plan.subscriptions.map((pricing) => serializePricing(pricing, admin, shape)) };
+}
+
+/**
+ * A plan of the user plan list: singular `subscription`, the one membership-carrying Pricing
+ * (document 1: "subscription (singular membership-carrying Pricing on the user plan list)").
+ */
+export function serializeUserPlan(userPlan: UserPlan, admin: boolean): Record<string, unknown> {
+  return {
+    ...planFields(userPlan.plan!, admin),
+    subscription: userPlan.membership ? serializeMembership(userPlan.membership, admin) : null,
+  };
 }
 
 /**
@@ -58,6 +79,19 @@ export function serializeMembership(membership: Membership, admin: boolean): Rec
     subscription_end_date: membership.subscriptionEndDate ?? null,
     autorenew: membership.autorenew,
     is_team_subscription: membership.isTeamSubscription,
+  };
+}
+
+/**
+ * A resource of the grouped member reads: the resource list item's fields ({title, key, host},
+ * document 1 E) with the user's memberships there as `subscriptions`.
+ */
+export function serializeResourceMemberships(item: ResourceMemberships, admin: boolean): Record<string, unknown> {
+  return {
+    title: item.title,
+    key: item.key,
+    host: item.host ?? null,
+    subscriptions: item.memberships.map((membership) => serializeMembership(membership, admin)),
   };
 }
 

@@ -1,10 +1,19 @@
+import { createServiceClient } from '@masthead/core/grpc';
 import type { Logger } from '@masthead/core/logging';
 import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
+import { AccountsServiceService } from '@masthead/proto/accounts';
 import { CatalogServiceService } from '@masthead/proto/catalog';
+import { CommunityServiceService } from '@masthead/proto/community';
+import { IdentityServiceService } from '@masthead/proto/identity';
 import type { CatalogConfig } from './config.js';
 import { catalogHandlers } from './grpc/handlers.js';
+import { ResourceMembershipsReader } from './member-views/resource-memberships.reader.js';
+import { TeamPlansReader } from './member-views/team-plans.reader.js';
+import { UserPlansReader } from './member-views/user-plans.reader.js';
 import { MembershipClaimRepository } from './memberships/claim.repository.js';
+import { MembershipDetachmentRepository } from './memberships/detachment.repository.js';
 import { MembershipHistoryRepository } from './memberships/history.repository.js';
+import { MembershipChanger } from './memberships/membership.changer.js';
 import { MembershipCreator } from './memberships/membership.creator.js';
 import { MembershipReader } from './memberships/membership.reader.js';
 import { MembershipRepository } from './memberships/membership.repository.js';
@@ -20,26 +29,44 @@ export { catalogEnv, loadCatalogConfig } from './config.js';
 /** Composition root: config → connections → repositories → domain → gRPC handlers. */
 export async function startCatalogService(config: CatalogConfig, logger?: Logger): Promise<RunningService> {
   const runtime = await openServiceRuntime('catalog', config, logger);
+  const clientOptions = { defaultDeadlineMs: config.GRPC_DEADLINE_MS };
+  const accounts = createServiceClient(AccountsServiceService, config.ACCOUNTS_ADDR, clientOptions);
+  const identity = createServiceClient(IdentityServiceService, config.IDENTITY_ADDR, clientOptions);
+  const community = createServiceClient(CommunityServiceService, config.COMMUNITY_ADDR, clientOptions);
+
   const planRows = new PlanRepository(runtime.db);
   const pricingRows = new PricingRepository(runtime.db);
   const membershipRows = new MembershipRepository(runtime.db);
   const history = new MembershipHistoryRepository(runtime.db);
   const claims = new MembershipClaimRepository(runtime.db);
-  await Promise.all([planRows, pricingRows, membershipRows, history, claims].map((repository) => repository.ready()));
+  const detachments = new MembershipDetachmentRepository(runtime.db);
+  await Promise.all([planRows, pricingRows, membershipRows, history, claims, detachments].map((repository) => repository.ready()));
 
   const plans = new PlanService({ plans: planRows, pricings: pricingRows });
   const pricings = new PricingService({ plans: planRows, pricings: pricingRows });
+  const reader = new MembershipReader({ memberships: membershipRows, history, pricings: pricingRows, plans: planRows });
   const memberships = new MembershipService({
     pricings: pricingRows,
     memberships: membershipRows,
-    reader: new MembershipReader({ memberships: membershipRows, history, pricings: pricingRows, plans: planRows }),
+    reader,
     creator: new MembershipCreator({ memberships: membershipRows, history, claims, events: runtime.events }),
+    changer: new MembershipChanger({ memberships: membershipRows, history, claims, detachments, events: runtime.events }),
+    history,
   });
-  return serveRuntime(runtime, config.GRPC_LISTEN, [
-    {
-      name: 'masthead.catalog.v1.CatalogService',
-      definition: CatalogServiceService,
-      implementation: catalogHandlers({ plans, pricings, memberships }),
+  const implementation = catalogHandlers({
+    plans,
+    pricings,
+    memberships,
+    userPlans: new UserPlansReader({ memberships: membershipRows, plans: planRows, pricings: pricingRows }),
+    teamPlans: new TeamPlansReader({ memberships: membershipRows, plans: planRows, pricings: pricingRows, community }),
+    resourceMemberships: new ResourceMembershipsReader({ memberships: membershipRows, reader, accounts, identity }),
+  });
+  return serveRuntime(
+    runtime,
+    config.GRPC_LISTEN,
+    [{ name: 'masthead.catalog.v1.CatalogService', definition: CatalogServiceService, implementation }],
+    async () => {
+      for (const client of [accounts, identity, community]) client.close();
     },
-  ]);
+  );
 }

@@ -236,6 +236,35 @@ describe('UpsertPlan', () => {
     expect(new Set(results.map((plan) => plan.id)).size).toBe(20);
   });
 
+  it('links a child plan to a parent of the same resource; absent fields keep the stored link, 0 clears it', async () => {
+    const resourceId = newResourceId();
+    const team = await planFixture(harness.client, resourceId, 'team', { canOwnTeams: true });
+    expect(team).toMatchObject({ parentPlanId: 0, canOwnTeams: true });
+    const seat = await planFixture(harness.client, resourceId, 'seat', { parentPlanId: team.id });
+    expect(seat).toMatchObject({ parentPlanId: team.id, canOwnTeams: false });
+
+    const kept = await planFixture(harness.client, resourceId, 'seat', { title: 'Seat 2' });
+    expect(kept).toMatchObject({ id: seat.id, title: 'Seat 2', parentPlanId: team.id });
+    const keptTeam = await planFixture(harness.client, resourceId, 'team', { title: 'Team 2' });
+    expect(keptTeam.canOwnTeams).toBe(true);
+    const cleared = await planFixture(harness.client, resourceId, 'seat', { parentPlanId: 0 });
+    expect(cleared.parentPlanId).toBe(0);
+    expect(await harness.db.collection('plans').findOne({ _id: seat.id as never })).toMatchObject({ parent_plan_id: null });
+  });
+
+  it('refuses a parent of another resource, the plan itself or a child plan: 400 invalid_parent_plan_id', async () => {
+    const resourceId = newResourceId();
+    const team = await planFixture(harness.client, resourceId, 'team', { canOwnTeams: true });
+    const seat = await planFixture(harness.client, resourceId, 'seat', { parentPlanId: team.id });
+    const foreign = await planFixture(harness.client, newResourceId(), 'foreign');
+    const refused = { status: 400, code: 'invalid_parent_plan_id' };
+    await expect(planFixture(harness.client, resourceId, 'other', { parentPlanId: foreign.id })).rejects.toMatchObject(refused);
+    await expect(planFixture(harness.client, resourceId, 'other', { parentPlanId: 987_654_321 })).rejects.toMatchObject(refused);
+    await expect(planFixture(harness.client, resourceId, 'team', { parentPlanId: team.id })).rejects.toMatchObject(refused);
+    await expect(planFixture(harness.client, resourceId, 'deep', { parentPlanId: seat.id })).rejects.toMatchObject(refused);
+    expect(await harness.db.collection('plans').countDocuments({ resource_id: resourceId })).toBe(2);
+  });
+
   it('refuses bad operator input with invalid_* codes', async () => {
     const base = { resourceId: newResourceId(), slug: 'ok', title: 'Ok', active: true, private: false, fullAccess: false };
     await expect(harness.client.upsertPlan({ ...base, slug: 'has space' })).rejects.toMatchObject({ status: 400, code: 'invalid_slug' });

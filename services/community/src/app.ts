@@ -24,7 +24,7 @@ export async function startCommunityService(config: CommunityConfig, logger?: Lo
     {
       name: 'masthead.community.v1.CommunityService',
       definition: CommunityServiceService,
-      implementation: communityHandlers({ memberSummary }),
+      implementation: communityHandlers({ memberSummary, teams }),
     },
   ]);
 }

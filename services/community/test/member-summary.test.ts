@@ -105,3 +105,14 @@ describe('GetMemberSummary', () => {
     });
   });
 });
+
+describe('GetTeam', () => {
+  it('returns a team of any status, and 404 team_not_found for an unknown or zero ID', async () => {
+    const ownerId = newId();
+    const team = await teams.insert({ name: 'Newsroom', owner_id: ownerId, active: false, member_limit: 3 });
+    expect(await harness.client.getTeam({ teamId: team._id })).toEqual({ id: team._id, name: 'Newsroom', ownerId, active: false });
+    const notFound = { status: 404, code: 'team_not_found', description: 'Team not found' };
+    await expect(harness.client.getTeam({ teamId: 987_654_321 })).rejects.toMatchObject(notFound);
+    await expect(harness.client.getTeam({ teamId: 0 })).rejects.toMatchObject(notFound);
+  });
+});

@@ -93,6 +93,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     exchange,
     refresh: new RefreshService({ exchange, sessions, resources, relationships }),
     sessions,
+    relationships,
     authenticator: new Authenticator(sessions, users, relationships),
     signIn,
     profiles,

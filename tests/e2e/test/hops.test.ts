@@ -36,4 +36,17 @@ describe('blocking gRPC calls per request, after warm-up', () => {
     const made = await count(() => s.api('/user', { headers: { resource: tenant.publicKey, token } }));
     expect(made).toEqual(['/masthead.identity.v1.IdentityService/Authenticate', '/masthead.identity.v1.IdentityService/GetProfile']);
   });
+
+  it('a member read that catalog gathers from other services makes two too', async () => {
+    const tenant = await createTenant(s.stack);
+    const member = await createMember(s.stack, tenant);
+    const token = (
+      await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: member.email, password: member.password } })
+    ).body['token'] as string;
+    const made = await count(() => s.api('/user/resources/subscriptions', { headers: { resource: tenant.publicKey, token } }));
+    expect(made).toEqual([
+      '/masthead.identity.v1.IdentityService/Authenticate',
+      '/masthead.catalog.v1.CatalogService/ListResourceMemberships',
+    ]);
+  });
 });

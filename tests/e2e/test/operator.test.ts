@@ -27,11 +27,12 @@ describe('operator path', () => {
     const second = await s.api('/plans', { headers: { resource: 'demo-resource' }, query: 'page=1&limit=50' });
     expect(first.status).toBe(200);
     expect(second.body).toEqual(first.body);
-    // Three public active plans; the private and the inactive plan are not listed.
+    // Four public active plans; the private ones (the team seat plan too) and the inactive plan are not listed.
     expect((first.body['items'] as Array<Record<string, unknown>>).map((plan) => plan['slug']).sort()).toEqual([
       'digital',
       'free',
       'print-and-digital',
+      'team',
     ]);
     for (const plan of first.body['items'] as Array<{ subscriptions: Array<{ currency: string; period: string }> }>) {
       const currencies = new Set(plan.subscriptions.map((pricing) => pricing.currency));
@@ -47,6 +48,13 @@ describe('operator path', () => {
     expect((signIn.body['subscriptions'] as Array<Record<string, unknown>>).map((membership) => membership['title'])).toEqual([
       'Digital monthly',
     ]);
+
+    // The team plan and its seat plan: hierarchy and seat limit come from the fixture.
+    const plans = s.db('catalog').collection('plans');
+    const team = await plans.findOne({ slug: 'team' });
+    expect(team).toMatchObject({ can_own_teams: true, parent_plan_id: null });
+    expect(await plans.findOne({ slug: 'team-seat' })).toMatchObject({ can_own_teams: false, parent_plan_id: team?._id, private: true });
+    expect(await s.db('catalog').collection('pricings').findOne({ title: 'Team seat monthly' })).toMatchObject({ users_limit: 10 });
   });
 
   it('refuses a development-only fixture in production', async () => {

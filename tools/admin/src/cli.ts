@@ -16,7 +16,9 @@ Commands:
   create-partner --title T
   create-resource --partner-id N --public-key K --title T [--host H] [--origin O]
   create-plan --resource-id N --slug S --title T [--private] [--inactive] [--full-access]
+              [--can-own-teams] [--parent-plan-id N]
   create-pricing --plan-id N --title T --price MINOR_UNITS --currency EUR --period "1 month" [--private]
+                 [--users-limit N]
   create-member --resource-id N --email E --password P [--role user|admin|partner|root]
 `;
 
@@ -65,6 +67,8 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
       active: values['inactive'] !== true,
       private: values['private'] === true,
       fullAccess: values['full-access'] === true,
+      canOwnTeams: values['can-own-teams'] === true,
+      parentPlanId: optional(values, 'parent-plan-id') === undefined ? undefined : integer(values, 'parent-plan-id'),
     }),
   'create-pricing': (clients, values) =>
     clients.catalog.upsertPricing({
@@ -76,6 +80,7 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
       active: true,
       private: values['private'] === true,
       externalSourceIds: optional(values, 'external-source-ids') ?? '',
+      usersLimit: optional(values, 'users-limit') === undefined ? undefined : integer(values, 'users-limit'),
     }),
   'create-member': async (clients, values) => {
     const user = await clients.identity.upsertMember({
@@ -104,8 +109,10 @@ const STRING_OPTIONS = [
   'password',
   'role',
   'external-source-ids',
+  'parent-plan-id',
+  'users-limit',
 ];
-const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access'];
+const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams'];
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;

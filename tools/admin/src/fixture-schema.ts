@@ -9,16 +9,24 @@ const pricingSchema = z.object({
   active: z.boolean().default(true),
   private: z.boolean().default(false),
   external_source_ids: z.string().default(''),
+  /** Seats of a team pricing (shown on team plan lists); absent: no limit. */
+  users_limit: z.number().int().min(0).optional(),
 });
 
-const planSchema = z.object({
-  slug: z.string().min(1),
-  title: z.string().min(1),
-  active: z.boolean().default(true),
-  private: z.boolean().default(false),
-  full_access: z.boolean().default(false),
-  pricings: z.array(pricingSchema).default([]),
-});
+const planSchema = z
+  .object({
+    slug: z.string().min(1),
+    title: z.string().min(1),
+    active: z.boolean().default(true),
+    private: z.boolean().default(false),
+    full_access: z.boolean().default(false),
+    /** A membership of this plan lets a member own teams (a team plan). */
+    can_own_teams: z.boolean().default(false),
+    /** Slug of the parent plan, listed earlier in the same resource (a team plan's seat plans). */
+    parent: z.string().min(1).optional(),
+    pricings: z.array(pricingSchema.strict()).default([]),
+  })
+  .strict();
 
 /** A reference to a Pricing by plan slug and pricing title, resolved to IDs at load time. */
 const pricingRef = z.object({ plan: z.string(), pricing: z.string() });

@@ -46,7 +46,11 @@ async function loadResource(clients: AdminClients, partnerId: number, fixture: R
   let resource = await upsertResource(fixture.settings);
 
   const pricings = new Map<string, Pricing>();
+  const planIds = new Map<string, number>();
   for (const planFixture of fixture.plans) {
+    const parentId = planFixture.parent === undefined ? 0 : planIds.get(planFixture.parent);
+    if (parentId === undefined)
+      throw new Error(`${fixture.public_key}: plan "${planFixture.slug}" names parent "${planFixture.parent}", not listed before it`);
     const plan = await clients.catalog.upsertPlan({
       resourceId: resource.id,
       slug: planFixture.slug,
@@ -54,7 +58,11 @@ async function loadResource(clients: AdminClients, partnerId: number, fixture: R
       active: planFixture.active,
       private: planFixture.private,
       fullAccess: planFixture.full_access,
+      canOwnTeams: planFixture.can_own_teams,
+      // Always sent, so that removing `parent` from the file clears it on the next load.
+      parentPlanId: parentId,
     });
+    planIds.set(planFixture.slug, plan.id);
     for (const pricingFixture of planFixture.pricings) {
       const pricing = await clients.catalog.upsertPricing({
         planId: plan.id,
@@ -65,6 +73,7 @@ async function loadResource(clients: AdminClients, partnerId: number, fixture: R
         active: pricingFixture.active,
         private: pricingFixture.private,
         externalSourceIds: pricingFixture.external_source_ids,
+        usersLimit: pricingFixture.users_limit,
       });
       pricings.set(`${planFixture.slug}/${pricingFixture.title}`, pricing);
     }

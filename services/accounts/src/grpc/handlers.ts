@@ -40,6 +40,7 @@ export function accountsHandlers({ resources, partners }: Deps): AsyncImplementa
       };
     },
     listAllowedOrigins: async () => ({ origins: await resources.allowedOrigins() }),
+    listPartnerResources: async ({ partnerId }) => ({ items: (await resources.listOfPartner(partnerId)).map(toResource) }),
     createPartner: async ({ title }) => {
       if (!title.trim()) throw httpError(400, 'invalid_title', 'title is required');
       const partner = (await partners.findByTitle(title.trim())) ?? (await partners.create(title.trim()));

@@ -24,6 +24,11 @@ export class ResourceRepository {
     return this.model.findOne({ public_key: publicKey }).lean<ResourceRecord>().exec();
   }
 
+  /** The partner's active resources, by ID ascending. */
+  listActiveOfPartner(partnerId: number): Promise<ResourceRecord[]> {
+    return this.model.find({ partner_id: partnerId, active: true }).sort({ _id: 1 }).lean<ResourceRecord[]>().exec();
+  }
+
   async insert(resource: NewResource): Promise<ResourceRecord> {
     const now = new Date();
     return insertWithNextId(this.db, this.model, { ...resource, created_at: now, updated_at: now });

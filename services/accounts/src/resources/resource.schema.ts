@@ -32,6 +32,8 @@ const resourceSchema = new Schema<ResourceRecord>(
 );
 // Serves ResolveResource (public key → resource) and keeps keys unique.
 resourceSchema.index({ public_key: 1 }, { unique: true });
+// Serves ListPartnerResources: a partner's active resources.
+resourceSchema.index({ partner_id: 1, active: 1 });
 
 export const resourceModel = (db: Connection): Model<ResourceRecord> =>
   db.models['Resource'] ?? db.model<ResourceRecord>('Resource', resourceSchema);

@@ -61,6 +61,16 @@ export class ResourceService {
     return toConfigView(await this.get(id));
   }
 
+  /**
+   * The active resources of an active partner (the grouped member reads of document 1 E); none
+   * when the partner is unknown or inactive.
+   */
+  async listOfPartner(partnerId: number): Promise<ResourceRecord[]> {
+    const partner = partnerId > 0 ? await this.deps.partners.findById(partnerId) : null;
+    if (!partner?.active) return [];
+    return this.deps.resources.listActiveOfPartner(partnerId);
+  }
+
   allowedOrigins(): Promise<string[]> {
     return this.deps.resources.allowedOrigins();
   }

@@ -1,6 +1,9 @@
 import type { AsyncImplementation } from '@masthead/core/grpc';
 import { fromPageQuery, toWirePaginator } from '@masthead/core/pagination';
 import type { CatalogServiceService } from '@masthead/proto/catalog';
+import type { ResourceMembershipsReader } from '../member-views/resource-memberships.reader.js';
+import type { TeamPlansReader } from '../member-views/team-plans.reader.js';
+import type { UserPlansReader } from '../member-views/user-plans.reader.js';
 import { attachDefaultCommand, grantMembershipCommand } from '../memberships/membership.command.js';
 import type { MembershipService } from '../memberships/membership.service.js';
 import { upsertPlanCommand } from '../plans/plan.command.js';
@@ -8,15 +11,19 @@ import type { PlanService } from '../plans/plan.service.js';
 import { upsertPricingCommand } from '../pricings/pricing.command.js';
 import type { PricingService } from '../pricings/pricing.service.js';
 import { parseCommand } from '../support/parse-command.js';
-import { toMembership, toMembershipChange, toPlan, toPricing } from './catalog.wire.js';
+import { toMembership, toMembershipChange, toPlan, toPricing, toResourceMemberships, toUserPlan } from './catalog.wire.js';
 
 interface Deps {
   plans: PlanService;
   pricings: PricingService;
   memberships: MembershipService;
+  userPlans: UserPlansReader;
+  teamPlans: TeamPlansReader;
+  resourceMemberships: ResourceMembershipsReader;
 }
 
-export function catalogHandlers({ plans, pricings, memberships }: Deps): AsyncImplementation<typeof CatalogServiceService> {
+export function catalogHandlers(deps: Deps): AsyncImplementation<typeof CatalogServiceService> {
+  const { plans, pricings, memberships, userPlans, teamPlans, resourceMemberships } = deps;
   return {
     listPlans: async ({ resourceId, query, admin }) => {
       const page = await plans.listPublic(resourceId, fromPageQuery(query));
@@ -25,11 +32,47 @@ export function catalogHandlers({ plans, pricings, memberships }: Deps): AsyncIm
     getPlan: async ({ resourceId, planId, admin }) => toPlan(await plans.getActive(resourceId, planId), admin),
     listMemberships: async ({ resourceId, userId, includeHistory }) => {
       const list = await memberships.list(resourceId, userId, includeHistory);
-      return { items: list.items.map(toMembership), history: list.history.map(toMembershipChange) };
+      return { items: list.items.map((view) => toMembership(view)), history: list.history.map(toMembershipChange) };
     },
     attachDefaultMembership: async (request) => ({
       attached: await memberships.attachDefault(parseCommand(attachDefaultCommand, request)),
     }),
+
+    listUserPlans: async ({ resourceId, userId, query, admin }) => {
+      const page = await userPlans.list(resourceId, userId, fromPageQuery(query));
+      return { items: page.items.map((view) => toUserPlan(view, admin)), paginator: toWirePaginator(page.paginator) };
+    },
+    listTeamPlans: async ({ resourceId, userId, teamId, query, admin }, call) => {
+      const page = await teamPlans.list(resourceId, userId, teamId, fromPageQuery(query), call);
+      return { items: page.items.map((view) => toPlan(view, admin, { usersLimit: true })), paginator: toWirePaginator(page.paginator) };
+    },
+    listEmbeddedPlans: async ({ resourceId, admin }) => ({
+      items: (await plans.listEmbedded(resourceId)).map((view) => toPlan(view, admin)),
+    }),
+    listPricings: async ({ resourceId, query, admin }) => {
+      const page = await pricings.listPublic(resourceId, fromPageQuery(query));
+      return {
+        items: page.items.map(({ pricing, plan }) => toPricing(pricing, plan, admin)),
+        paginator: toWirePaginator(page.paginator),
+      };
+    },
+    getPricing: async ({ resourceId, pricingId, admin }) => {
+      const { pricing, plan } = await pricings.getVisible(resourceId, pricingId);
+      return toPricing(pricing, plan, admin);
+    },
+    setMembershipRenewal: async ({ resourceId, userId, membershipId, autorenew, admin }) =>
+      toMembership(await memberships.setRenewal({ resourceId, userId, membershipId }, autorenew), admin),
+    detachMembership: async ({ resourceId, userId, membershipId, admin }) =>
+      toMembership(await memberships.detach({ resourceId, userId, membershipId }), admin),
+    listMembershipHistory: async ({ resourceId, userId, query }) => {
+      const page = await memberships.history(resourceId, userId, fromPageQuery(query));
+      return { items: page.items.map(toMembershipChange), paginator: toWirePaginator(page.paginator) };
+    },
+    listResourceMemberships: async ({ userId, partnerId, query, admin }, call) => {
+      const page = await resourceMemberships.list(userId, partnerId, fromPageQuery(query), call);
+      return { items: page.items.map((view) => toResourceMemberships(view, admin)), paginator: toWirePaginator(page.paginator) };
+    },
+
     // Operator calls answer in admin context (timestamps and country_vat included).
     upsertPlan: async (request) => toPlan(await plans.upsert(parseCommand(upsertPlanCommand, request)), true),
     upsertPricing: async (request) => {

@@ -1,4 +1,6 @@
 import { insertWithNextId } from '@masthead/core/mongo';
+import { buildListQuery, type PageRequest } from '@masthead/core/pagination';
+import { MEMBERSHIP_HISTORY_LIST } from './history.list-spec.js';
 import type { Connection, Model } from 'mongoose';
 import { membershipHistoryModel, type MembershipChangeRecord } from './history.schema.js';
 
@@ -23,6 +25,16 @@ export class MembershipHistoryRepository {
       .sort({ created_at: -1, _id: -1 })
       .lean<MembershipChangeRecord[]>()
       .exec();
+  }
+
+  /** One page of the user's changes in the resource; throws 409 for an unknown filter or order. */
+  async listPage(resourceId: number, userId: number, request: PageRequest): Promise<{ rows: MembershipChangeRecord[]; total: number }> {
+    const query = buildListQuery(request, MEMBERSHIP_HISTORY_LIST, { resource_id: resourceId, user_id: userId });
+    const [rows, total] = await Promise.all([
+      this.model.find(query.filter).sort(query.sort).skip(query.skip).limit(query.limit).lean<MembershipChangeRecord[]>().exec(),
+      this.model.countDocuments(query.filter).exec(),
+    ]);
+    return { rows, total };
   }
 
   append(change: NewMembershipChange): Promise<MembershipChangeRecord> {

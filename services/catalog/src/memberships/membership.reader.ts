@@ -41,10 +41,15 @@ export class MembershipReader {
   }
 
   /** Joins pricings and plans with one `$in` query each, never one per membership. */
-  async withPricings(resourceId: number, memberships: MembershipRecord[]): Promise<MembershipView[]> {
+  withPricings(resourceId: number, memberships: MembershipRecord[]): Promise<MembershipView[]> {
+    return this.withPricingsAcross([resourceId], memberships);
+  }
+
+  /** The same join for memberships of several resources (the grouped member reads). */
+  async withPricingsAcross(resourceIds: number[], memberships: MembershipRecord[]): Promise<MembershipView[]> {
     const [pricings, plans] = await Promise.all([
-      this.deps.pricings.findByIds(resourceId, distinct(memberships.map((row) => row.pricing_id))),
-      this.deps.plans.findByIds(resourceId, distinct(memberships.map((row) => row.plan_id))),
+      this.deps.pricings.findByIdsAcross(resourceIds, distinct(memberships.map((row) => row.pricing_id))),
+      this.deps.plans.findByIdsAcross(resourceIds, distinct(memberships.map((row) => row.plan_id))),
     ]);
     const pricingById = new Map(pricings.map((pricing) => [pricing._id, pricing]));
     const planById = new Map(plans.map((plan) => [plan._id, plan]));

@@ -25,6 +25,65 @@ export class MembershipRepository {
       .exec();
   }
 
+  /** Every membership of the user in the resource, active or not (team plan eligibility). */
+  listAll(resourceId: number, userId: number): Promise<MembershipRecord[]> {
+    return this.model.find({ resource_id: resourceId, user_id: userId }).lean<MembershipRecord[]>().exec();
+  }
+
+  /** The user's active memberships that also match `conditions` (a built filter), unordered. */
+  listActiveWhere(resourceId: number, userId: number, conditions: Record<string, unknown>): Promise<MembershipRecord[]> {
+    return this.model
+      .find({ $and: [conditions, { resource_id: resourceId, user_id: userId, active: true }] })
+      .lean<MembershipRecord[]>()
+      .exec();
+  }
+
+  /** The user's active memberships in several resources, newest first. */
+  listActiveAcross(resourceIds: number[], userId: number): Promise<MembershipRecord[]> {
+    if (resourceIds.length === 0) return Promise.resolve([]);
+    return this.model
+      .find({ resource_id: { $in: resourceIds }, user_id: userId, active: true })
+      .sort({ created_at: -1, _id: -1 })
+      .lean<MembershipRecord[]>()
+      .exec();
+  }
+
+  /** The user's active membership of that ID in the resource; null for anyone else's. */
+  findActiveOwned(resourceId: number, userId: number, id: number): Promise<MembershipRecord | null> {
+    return this.model.findOne({ _id: id, resource_id: resourceId, user_id: userId, active: true }).lean<MembershipRecord>().exec();
+  }
+
+  /**
+   * Sets autorenew when the membership is active and holds the other value; null otherwise.
+   * On FerretDB the guard is read-then-write (DESIGN.md), so two identical requests racing can
+   * both apply: the flag ends the same, the history may show the change twice.
+   */
+  setAutorenew(resourceId: number, userId: number, id: number, autorenew: boolean): Promise<MembershipRecord | null> {
+    return this.model
+      .findOneAndUpdate(
+        { _id: id, resource_id: resourceId, user_id: userId, active: true, autorenew: !autorenew },
+        { $set: { autorenew, updated_at: new Date() } },
+        { new: true },
+      )
+      .lean<MembershipRecord>()
+      .exec();
+  }
+
+  /**
+   * Marks the membership inactive; null when it was not active. On FerretDB two racing calls can
+   * both see it active: the caller elects one of them with a detachment marker.
+   */
+  deactivate(resourceId: number, userId: number, id: number): Promise<MembershipRecord | null> {
+    return this.model
+      .findOneAndUpdate(
+        { _id: id, resource_id: resourceId, user_id: userId, active: true },
+        { $set: { active: false, updated_at: new Date() } },
+        { new: true },
+      )
+      .lean<MembershipRecord>()
+      .exec();
+  }
+
   findActiveOfPricing(resourceId: number, userId: number, pricingId: number): Promise<MembershipRecord | null> {
     return this.model
       .findOne({ resource_id: resourceId, user_id: userId, pricing_id: pricingId, active: true })

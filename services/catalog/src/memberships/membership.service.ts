@@ -1,10 +1,15 @@
 import { httpError } from '@masthead/core/errors';
+import { toPaginator, type PageRequest, type Paginator } from '@masthead/core/pagination';
 import { endOfPeriod } from '../pricings/period.js';
 import { pricingNotFound } from '../pricings/pricing.errors.js';
 import type { PricingRepository } from '../pricings/pricing.repository.js';
 import type { AttachDefaultCommand, GrantMembershipCommand } from './membership.command.js';
+import type { MembershipChangeRecord } from './history.schema.js';
+import type { MembershipHistoryRepository } from './history.repository.js';
+import type { MembershipChanger, MembershipTarget } from './membership.changer.js';
 import type { MembershipCreator } from './membership.creator.js';
 import type { MembershipRepository } from './membership.repository.js';
+import type { MembershipRecord } from './membership.schema.js';
 import type { MembershipListView, MembershipReader, MembershipView } from './membership.reader.js';
 
 interface MembershipServiceDeps {
@@ -12,6 +17,13 @@ interface MembershipServiceDeps {
   memberships: MembershipRepository;
   reader: MembershipReader;
   creator: MembershipCreator;
+  changer: MembershipChanger;
+  history: MembershipHistoryRepository;
+}
+
+export interface MembershipHistoryPage {
+  items: MembershipChangeRecord[];
+  paginator: Paginator;
 }
 
 /** Thrown by GrantMembership when a parallel request is still creating the same membership. */
@@ -22,6 +34,22 @@ export class MembershipService {
 
   list(resourceId: number, userId: number, includeHistory: boolean): Promise<MembershipListView> {
     return this.deps.reader.list(resourceId, userId, includeHistory);
+  }
+
+  /** GET /user/plans/history: the user's membership changes in the resource, newest first. */
+  async history(resourceId: number, userId: number, request: PageRequest): Promise<MembershipHistoryPage> {
+    const page = await this.deps.history.listPage(resourceId, userId, request);
+    return { items: page.rows, paginator: toPaginator(request, page.total) };
+  }
+
+  /** PUT /user/subscriptions/{id}; 404 subscription_not_found (see MembershipChanger). */
+  async setRenewal(target: MembershipTarget, autorenew: boolean): Promise<MembershipView> {
+    return this.view(target.resourceId, await this.deps.changer.setRenewal(target, autorenew));
+  }
+
+  /** DELETE /user/subscriptions/{id}; 404 subscription_not_found (see MembershipChanger). */
+  async detach(target: MembershipTarget): Promise<MembershipView> {
+    return this.view(target.resourceId, await this.deps.changer.detach(target));
   }
 
   /**
@@ -68,6 +96,10 @@ export class MembershipService {
         source: 'grant',
       })) ?? (await this.deps.memberships.findActiveOfPricing(resourceId, userId, pricingId));
     if (!membership) throw membershipPending();
+    return this.view(resourceId, membership);
+  }
+
+  private async view(resourceId: number, membership: MembershipRecord): Promise<MembershipView> {
     const [view] = await this.deps.reader.withPricings(resourceId, [membership]);
     if (!view) throw pricingNotFound();
     return view;

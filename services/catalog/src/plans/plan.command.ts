@@ -13,6 +13,9 @@ export const upsertPlanCommand = z.object({
   active: z.boolean(),
   private: z.boolean(),
   fullAccess: z.boolean(),
+  /** 0 clears the parent; absent keeps the stored value (none on create). */
+  parentPlanId: z.number().int().nonnegative('parent_plan_id must be a non-negative integer').optional(),
+  canOwnTeams: z.boolean().optional(),
 });
 
 export type UpsertPlanCommand = z.output<typeof upsertPlanCommand>;

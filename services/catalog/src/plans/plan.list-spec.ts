@@ -16,3 +16,13 @@ export const PUBLIC_PLAN_LIST: ListSpec = {
   // Document 1 F: default order Plans.created_at DESC.
   defaultOrder: { path: 'created_at', sort: 'DESC' },
 };
+
+/**
+ * Filters of the team plan list (GET /user/teams/{team_id}/plans): the same names as the public
+ * list. The order is fixed, newest first; the operation reads no order, by or sort.
+ */
+export const TEAM_PLAN_LIST: ListSpec = {
+  fields: PUBLIC_PLAN_LIST.fields,
+  sortable: [],
+  defaultOrder: { path: 'created_at', sort: 'DESC' },
+};

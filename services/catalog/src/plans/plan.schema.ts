@@ -8,6 +8,10 @@ export interface PlanRecord {
   active: boolean;
   private: boolean;
   full_access: boolean;
+  /** The plan this one is a child of (team seats under a team plan); null for none. */
+  parent_plan_id: number | null;
+  /** A membership of this plan lets a member own teams (a "team plan"). */
+  can_own_teams: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -21,6 +25,8 @@ const planSchema = new Schema<PlanRecord>(
     active: { type: Boolean, required: true },
     private: { type: Boolean, required: true },
     full_access: { type: Boolean, required: true },
+    parent_plan_id: { type: Number, default: null },
+    can_own_teams: { type: Boolean, default: false },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -30,5 +36,7 @@ const planSchema = new Schema<PlanRecord>(
 planSchema.index({ resource_id: 1, slug: 1 }, { unique: true });
 // Serves ListPlans: a resource's active public plans in the default order (created_at DESC).
 planSchema.index({ resource_id: 1, active: 1, private: 1, created_at: -1 });
+// Serves ListTeamPlans: the active children of a resource's team plans.
+planSchema.index({ resource_id: 1, parent_plan_id: 1, active: 1 });
 
 export const planModel = (db: Connection): Model<PlanRecord> => db.models['Plan'] ?? db.model<PlanRecord>('Plan', planSchema);

@@ -1,5 +1,7 @@
 import { insertWithNextId } from '@masthead/core/mongo';
+import { buildListQuery, type PageRequest } from '@masthead/core/pagination';
 import type { Connection, Model } from 'mongoose';
+import { PUBLIC_PRICING_LIST } from './pricing.list-spec.js';
 import { pricingModel, type PricingRecord } from './pricing.schema.js';
 
 export type NewPricing = Omit<PricingRecord, '_id' | 'created_at' | 'updated_at'>;
@@ -8,6 +10,11 @@ export type PricingChanges = Partial<Omit<NewPricing, 'plan_id' | 'resource_id' 
 export interface PlanPricingsFilter {
   /** Detail views show private pricings (direct link); lists do not. */
   includePrivate: boolean;
+}
+
+export interface PricingPage {
+  rows: PricingRecord[];
+  total: number;
 }
 
 /** Storage of pricings. Every read names the resource; results are plain objects. */
@@ -30,6 +37,26 @@ export class PricingRepository {
     return this.model.find(filter).sort({ _id: 1 }).lean<PricingRecord[]>().exec();
   }
 
+  /**
+   * One page of the resource's active, non-private pricings of the given (visible) plans;
+   * throws 409 for an unknown filter or order.
+   */
+  async listPublic(resourceId: number, planIds: number[], request: PageRequest): Promise<PricingPage> {
+    const query = buildListQuery(request, PUBLIC_PRICING_LIST, {
+      resource_id: resourceId,
+      active: true,
+      private: false,
+      // In $and so that a caller's own plan_id filter still applies next to the scope.
+      $and: [{ plan_id: { $in: planIds } }],
+    });
+    if (planIds.length === 0) return { rows: [], total: 0 };
+    const [rows, total] = await Promise.all([
+      this.model.find(query.filter).sort(query.sort).skip(query.skip).limit(query.limit).lean<PricingRecord[]>().exec(),
+      this.model.countDocuments(query.filter).exec(),
+    ]);
+    return { rows, total };
+  }
+
   findInResource(resourceId: number, id: number): Promise<PricingRecord | null> {
     return this.model.findOne({ _id: id, resource_id: resourceId }).lean<PricingRecord>().exec();
   }
@@ -38,6 +65,24 @@ export class PricingRepository {
     if (ids.length === 0) return Promise.resolve([]);
     return this.model
       .find({ _id: { $in: ids }, resource_id: resourceId })
+      .lean<PricingRecord[]>()
+      .exec();
+  }
+
+  /** The given pricings of the resource that also match `conditions` (a built filter). */
+  findByIdsWhere(resourceId: number, ids: number[], conditions: Record<string, unknown>): Promise<PricingRecord[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.model
+      .find({ $and: [conditions, { _id: { $in: ids }, resource_id: resourceId }] })
+      .lean<PricingRecord[]>()
+      .exec();
+  }
+
+  /** Pricings of several resources at once (the grouped member reads span a partner's resources). */
+  findByIdsAcross(resourceIds: number[], ids: number[]): Promise<PricingRecord[]> {
+    if (ids.length === 0 || resourceIds.length === 0) return Promise.resolve([]);
+    return this.model
+      .find({ _id: { $in: ids }, resource_id: { $in: resourceIds } })
       .lean<PricingRecord[]>()
       .exec();
   }

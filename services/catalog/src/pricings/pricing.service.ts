@@ -1,9 +1,10 @@
+import { toPaginator, type PageRequest, type Paginator } from '@masthead/core/pagination';
 import type { PlanRepository } from '../plans/plan.repository.js';
 import { planNotFound } from '../plans/plan.errors.js';
 import type { PlanRecord } from '../plans/plan.schema.js';
 import { isDuplicateKey } from '../support/duplicate-key.js';
 import type { UpsertPricingCommand } from './pricing.command.js';
-import { pricingNotFound } from './pricing.errors.js';
+import { pricingNotFound, subscriptionNotFound } from './pricing.errors.js';
 import type { PricingChanges, PricingRepository } from './pricing.repository.js';
 import type { PricingRecord } from './pricing.schema.js';
 
@@ -17,8 +18,47 @@ export interface PricingView {
   plan: PlanRecord;
 }
 
+/** A pricing with its plan, or null where the plan row is gone. */
+export interface PricingListItem {
+  pricing: PricingRecord;
+  plan: PlanRecord | null;
+}
+
+export interface PricingPageView {
+  items: PricingListItem[];
+  paginator: Paginator;
+}
+
 export class PricingService {
   constructor(private readonly deps: PricingServiceDeps) {}
+
+  /**
+   * Public list (GET /subscriptions): active, non-private pricings of the resource's active,
+   * non-private plans, the same visibility as the public plan list (ADR 0010).
+   */
+  async listPublic(resourceId: number, request: PageRequest): Promise<PricingPageView> {
+    const planIds = await this.deps.plans.listPublicIds(resourceId);
+    const page = await this.deps.pricings.listPublic(resourceId, planIds, request);
+    const plans = await this.deps.plans.findByIds(resourceId, [...new Set(page.rows.map((pricing) => pricing.plan_id))]);
+    const planById = new Map(plans.map((plan) => [plan._id, plan]));
+    return {
+      items: page.rows.map((pricing) => ({ pricing, plan: planById.get(pricing.plan_id) ?? null })),
+      paginator: toPaginator(request, page.total),
+    };
+  }
+
+  /**
+   * Pricing detail (GET /subscriptions/{id}), the direct-link view like the plan detail: any
+   * active pricing of an active plan of the resource, private ones included. Anything else is
+   * 404 subscription_not_found.
+   */
+  async getVisible(resourceId: number, pricingId: number): Promise<PricingView> {
+    const pricing = pricingId > 0 ? await this.deps.pricings.findInResource(resourceId, pricingId) : null;
+    if (!pricing?.active) throw subscriptionNotFound();
+    const plan = await this.deps.plans.findActive(resourceId, pricing.plan_id);
+    if (!plan) throw subscriptionNotFound();
+    return { pricing, plan };
+  }
 
   /** Creates or updates the plan's pricing of that title; 404 plan_not_found without the plan. */
   async upsert(command: UpsertPricingCommand): Promise<PricingView> {

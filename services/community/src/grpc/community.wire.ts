@@ -1,6 +1,7 @@
-import type { Team } from '@masthead/proto/community';
+import type { Team, TeamInfo } from '@masthead/proto/community';
 import type { TeamMembershipView } from '../members/member-summary.service.js';
 import type { PassRecord } from '../passes/pass.schema.js';
+import type { TeamRecord } from '../teams/team.schema.js';
 
 /** Storage rows → CommunityService messages. The gateway shapes the JSON from these. */
 
@@ -20,3 +21,5 @@ export const toAssignedTicket = (pass: PassRecord): Record<string, unknown> => (
   assign_id: pass.assign_id,
   extra: pass.extra ?? {},
 });
+
+export const toTeamInfo = (team: TeamRecord): TeamInfo => ({ id: team._id, name: team.name, ownerId: team.owner_id, active: team.active });

@@ -16,6 +16,10 @@ export class TeamRepository {
     await this.model.createIndexes();
   }
 
+  findById(id: number): Promise<TeamRecord | null> {
+    return this.model.findById(id).lean<TeamRecord>().exec();
+  }
+
   findByIds(ids: number[]): Promise<TeamRecord[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.model

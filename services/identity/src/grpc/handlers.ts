@@ -2,6 +2,7 @@ import { httpError } from '@masthead/core/errors';
 import type { AsyncImplementation } from '@masthead/core/grpc';
 import type { IdentityServiceService, RegisterRequest, SignInRequest } from '@masthead/proto/identity';
 import type { MemberAdminService } from '../members/member-admin.service.js';
+import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { Authenticator } from '../sessions/authenticator.js';
 import type { CredentialExchange } from '../sessions/credential-exchange.service.js';
 import type { SessionService } from '../sessions/session.service.js';
@@ -23,6 +24,7 @@ interface Deps {
   exchange: CredentialExchange;
   refresh: RefreshService;
   sessions: SessionService;
+  relationships: RelationshipRepository;
   authenticator: Authenticator;
   signIn: SignInService;
   profiles: ProfileService;
@@ -47,6 +49,7 @@ export function identityHandlers({
   exchange,
   refresh,
   sessions,
+  relationships,
   authenticator,
   signIn,
   profiles,
@@ -101,6 +104,8 @@ export function identityHandlers({
       await sessions.cleanupRefresh(userId);
       return {};
     },
+    // For the grouped member reads of document 1 E (catalog, billing).
+    listUserResources: async ({ userId }) => ({ resourceIds: userId > 0 ? await relationships.listResourceIds(userId) : [] }),
 
     upsertMember: async (request) =>
       toUserMessage(

@@ -19,6 +19,19 @@ export class RelationshipRepository {
   }
 
   /**
+   * IDs of the resources where the user has a relationship, ascending. Locked and suspended
+   * relationships count; a removed one (the member left that resource) does not.
+   */
+  async listResourceIds(userId: number): Promise<number[]> {
+    const rows = await this.model
+      .find({ user_id: userId, status: { $ne: 'removed' } }, { resource_id: 1 })
+      .sort({ resource_id: 1 })
+      .lean<RelationshipRecord[]>()
+      .exec();
+    return rows.map((row) => row.resource_id);
+  }
+
+  /**
    * Attaches the user to the resource unless a relationship exists. The natural `_id` makes
    * two concurrent attaches safe: the second insert fails and the existing record wins.
    */

@@ -45,6 +45,8 @@ export class SignInService {
     // The resource password replaces the global one where it is set (document 1, POST /authorization).
     const storedHash = relationship?.password_hash ?? user?.password_hash ?? null;
     if (!user || !storedHash) {
+      // Same reads and work as a wrong password: the relationship read and one verification.
+      if (!user && resource) await relationships.find(resource.id, 0);
       await hasher.verifyDummy(command.password);
       await this.deps.throttle.recordFailure(command.email);
       throw authorizationFail();

@@ -1,0 +1,27 @@
+import type { Connection, Model } from 'mongoose';
+import { isDuplicateKey } from '../support/duplicate-key.js';
+import { membershipDetachmentModel, type MembershipDetachmentRecord } from './detachment.schema.js';
+
+/** Storage of membership_detachments; see detachment.schema.ts for why they exist. */
+export class MembershipDetachmentRepository {
+  private readonly model: Model<MembershipDetachmentRecord>;
+
+  constructor(db: Connection) {
+    this.model = membershipDetachmentModel(db);
+  }
+
+  async ready(): Promise<void> {
+    await this.model.createIndexes();
+  }
+
+  /** True for the one caller whose insert of the membership's record succeeded. */
+  async record(membershipId: number): Promise<boolean> {
+    try {
+      await this.model.create({ _id: membershipId, created_at: new Date() });
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+}
