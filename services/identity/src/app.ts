@@ -17,6 +17,7 @@ import { SessionService } from './sessions/session.service.js';
 import { MembershipAttacher } from './signin/membership-attacher.js';
 import { SignInService } from './signin/sign-in.service.js';
 import { ProfileService } from './users/profile.service.js';
+import { ServiceAccountUserService } from './users/service-account-user.service.js';
 import { UserRepository } from './users/user.repository.js';
 
 export type { IdentityConfig } from './config.js';
@@ -67,6 +68,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     signIn,
     profiles,
     members: new MemberAdminService(users, relationships, hasher),
+    serviceAccountUsers: new ServiceAccountUserService(users, relationships),
   });
   return serveRuntime(
     runtime,

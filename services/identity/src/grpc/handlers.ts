@@ -5,6 +5,7 @@ import type { Authenticator } from '../sessions/authenticator.js';
 import { parseSignIn } from '../signin/sign-in.command.js';
 import type { SignInService } from '../signin/sign-in.service.js';
 import type { ProfileService } from '../users/profile.service.js';
+import type { ServiceAccountUserService } from '../users/service-account-user.service.js';
 import { toUserMessage } from '../users/user.projection.js';
 
 interface Deps {
@@ -12,11 +13,18 @@ interface Deps {
   signIn: SignInService;
   profiles: ProfileService;
   members: MemberAdminService;
+  serviceAccountUsers: ServiceAccountUserService;
 }
 
 const orNull = (value: string) => value || null;
 
-export function identityHandlers({ authenticator, signIn, profiles, members }: Deps): AsyncImplementation<typeof IdentityServiceService> {
+export function identityHandlers({
+  authenticator,
+  signIn,
+  profiles,
+  members,
+  serviceAccountUsers,
+}: Deps): AsyncImplementation<typeof IdentityServiceService> {
   return {
     authenticate: ({ token, resourceId }) => authenticator.authenticate(token, resourceId),
 
@@ -65,5 +73,8 @@ export function identityHandlers({ authenticator, signIn, profiles, members }: D
           role: request.role,
         }),
       ),
+
+    createServiceAccountUser: async ({ resourceId, title }) => toUserMessage(await serviceAccountUsers.create(resourceId, title)),
+    getServiceAccountUser: ({ userId, resourceId }) => serviceAccountUsers.get(userId, resourceId),
   };
 }
