@@ -11,6 +11,7 @@ import { MembershipRepository } from './memberships/membership.repository.js';
 import { MembershipService } from './memberships/membership.service.js';
 import { PlanRepository } from './plans/plan.repository.js';
 import { PlanService } from './plans/plan.service.js';
+import { ExternalSourceLookup } from './pricings/external-source.lookup.js';
 import { PricingRepository } from './pricings/pricing.repository.js';
 import { PricingService } from './pricings/pricing.service.js';
 
@@ -39,7 +40,12 @@ export async function startCatalogService(config: CatalogConfig, logger?: Logger
     {
       name: 'masthead.catalog.v1.CatalogService',
       definition: CatalogServiceService,
-      implementation: catalogHandlers({ plans, pricings, memberships }),
+      implementation: catalogHandlers({
+        plans,
+        pricings,
+        memberships,
+        externalSources: new ExternalSourceLookup({ pricings: pricingRows, plans: planRows, logger: runtime.logger }),
+      }),
     },
   ]);
 }

@@ -5,6 +5,7 @@ import { attachDefaultCommand, grantMembershipCommand } from '../memberships/mem
 import type { MembershipService } from '../memberships/membership.service.js';
 import { upsertPlanCommand } from '../plans/plan.command.js';
 import type { PlanService } from '../plans/plan.service.js';
+import type { ExternalSourceLookup } from '../pricings/external-source.lookup.js';
 import { upsertPricingCommand } from '../pricings/pricing.command.js';
 import type { PricingService } from '../pricings/pricing.service.js';
 import { parseCommand } from '../support/parse-command.js';
@@ -14,9 +15,15 @@ interface Deps {
   plans: PlanService;
   pricings: PricingService;
   memberships: MembershipService;
+  externalSources: ExternalSourceLookup;
 }
 
-export function catalogHandlers({ plans, pricings, memberships }: Deps): AsyncImplementation<typeof CatalogServiceService> {
+export function catalogHandlers({
+  plans,
+  pricings,
+  memberships,
+  externalSources,
+}: Deps): AsyncImplementation<typeof CatalogServiceService> {
   return {
     listPlans: async ({ resourceId, query, admin }) => {
       const page = await plans.listPublic(resourceId, fromPageQuery(query));
@@ -30,6 +37,10 @@ export function catalogHandlers({ plans, pricings, memberships }: Deps): AsyncIm
     attachDefaultMembership: async (request) => ({
       attached: await memberships.attachDefault(parseCommand(attachDefaultCommand, request)),
     }),
+    findPricingByExternalSource: async ({ resourceId, externalSourceId, admin }) => {
+      const view = await externalSources.find(resourceId, externalSourceId);
+      return toPricing(view.pricing, view.plan, admin);
+    },
     // Operator calls answer in admin context (timestamps and country_vat included).
     upsertPlan: async (request) => toPlan(await plans.upsert(parseCommand(upsertPlanCommand, request)), true),
     upsertPricing: async (request) => {
