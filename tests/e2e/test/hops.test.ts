@@ -36,4 +36,23 @@ describe('blocking gRPC calls per request, after warm-up', () => {
     const made = await count(() => s.api('/user', { headers: { resource: tenant.publicKey, token } }));
     expect(made).toEqual(['/masthead.identity.v1.IdentityService/Authenticate', '/masthead.identity.v1.IdentityService/GetProfile']);
   });
+
+  it('a service-account read makes one (usage is reported apart, in batches)', async () => {
+    const tenant = await createTenant(s.stack);
+    const { key } = await s.stack.operator.accounts.createServiceAccount({
+      resourceId: tenant.resourceId,
+      title: 'Hops',
+      fullAccess: true,
+      grants: [],
+    });
+    const made = await count(() =>
+      s.api('/integrations/external/subscription', {
+        headers: { resource: tenant.publicKey, 'service-api-key': key },
+        query: 'external_source_id=none',
+      }),
+    );
+    expect(made.filter((path) => !path.endsWith('/RecordServiceAccountUsage'))).toEqual([
+      '/masthead.catalog.v1.CatalogService/FindPricingByExternalSource',
+    ]);
+  });
 });
