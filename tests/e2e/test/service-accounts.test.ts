@@ -24,7 +24,9 @@ const ACCESS_FAIL = error('auth_access_fail', 'Account is inactive or its access
 
 /** Service accounts (document 2, section I) and GET /integrations/external/subscription. */
 describe('service accounts and the external subscription lookup', () => {
-  const s = useStack();
+  // Cached key resolutions live far longer than any test here: only the service_account_updated
+  // event can make a change visible in time.
+  const s = useStack({ env: { SERVICE_KEY_CACHE_TTL_MS: '600000' } });
 
   const createAccount = (tenant: Tenant, options: { fullAccess?: boolean; grants?: string[]; userId?: number; title?: string } = {}) =>
     s.stack.operator.accounts.createServiceAccount({
@@ -244,7 +246,7 @@ describe('service accounts and the external subscription lookup', () => {
       const refused = await eventually(async () => {
         const response = await lookup(tenant, { 'service-api-key': key });
         return response.status === 401 ? response : undefined;
-      }, 5000);
+      });
       expect(refused.body).toEqual(ACCESS_FAIL);
       // A suspended key does not fall back to the token: a member token changes nothing.
       const member = await createMember(s.stack, tenant);
@@ -256,7 +258,7 @@ describe('service accounts and the external subscription lookup', () => {
         id: account!.id,
         status: ServiceAccountStatus.SERVICE_ACCOUNT_STATUS_ACTIVE,
       });
-      await eventually(async () => ((await lookup(tenant, { 'service-api-key': key })).status === 200 ? true : undefined), 5000);
+      await eventually(async () => ((await lookup(tenant, { 'service-api-key': key })).status === 200 ? true : undefined));
     });
 
     it('falls back to ordinary resolution for a revoked key: guest → 401 auth_failed, member token → 403 access', async () => {
@@ -268,7 +270,7 @@ describe('service accounts and the external subscription lookup', () => {
       const guest = await eventually(async () => {
         const response = await lookup(tenant, { 'service-api-key': key });
         return response.status === 401 ? response : undefined;
-      }, 5000);
+      });
       expect(guest.body).toEqual(AUTH_FAILED);
       const member = await createMember(s.stack, tenant);
       const withToken = await lookup(tenant, { 'service-api-key': key, token: await signIn(tenant, member) });
@@ -624,7 +626,7 @@ describe('service accounts and the external subscription lookup', () => {
 
       const suspended = await cli('suspend-service-account', '--id', String(printed['id']));
       expect(JSON.parse(suspended.stdout)).toMatchObject({ status: 'suspended' });
-      await eventually(async () => ((await lookup(tenant, { 'service-api-key': key })).status === 401 ? true : undefined), 5000);
+      await eventually(async () => ((await lookup(tenant, { 'service-api-key': key })).status === 401 ? true : undefined));
       await cli('resume-service-account', '--id', String(printed['id']));
 
       const revoked = await cli('revoke-service-account', '--id', String(printed['id']));
@@ -633,7 +635,7 @@ describe('service accounts and the external subscription lookup', () => {
       const fallback = await eventually(async () => {
         const response = await lookup(tenant, { 'service-api-key': key });
         return response.body['error'] === 'auth_failed' ? response : undefined;
-      }, 5000);
+      });
       expect(fallback.status).toBe(401);
     });
 
