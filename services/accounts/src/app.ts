@@ -14,7 +14,6 @@ import { ServiceAccountService } from './service-accounts/service-account.servic
 
 export type { AccountsConfig } from './config.js';
 export { accountsEnv, loadAccountsConfig } from './config.js';
-export { SERVICE_ACCOUNT_ACTIONS } from './service-accounts/service-account.actions.js';
 
 /** Composition root: config → connections → repositories → domain → gRPC handlers. */
 export async function startAccountsService(config: AccountsConfig, logger?: Logger): Promise<RunningService> {

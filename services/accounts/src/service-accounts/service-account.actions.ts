@@ -1,7 +1,8 @@
 /**
  * The actions a service account can be granted: the gateway routes of the `serviceAccount` access
  * class (document 2, section I), named `METHOD /path` exactly as gateway/src/routes/table.ts
- * writes them. An end-to-end test checks this list against the route table.
+ * writes them. tests/e2e/test/service-accounts.test.ts grants each route of that class alone and
+ * checks that it opens that route and no other; a route added to the class must be added here.
  */
 export const SERVICE_ACCOUNT_ACTIONS: readonly string[] = [
   'DELETE /integrations/external/subscription',
