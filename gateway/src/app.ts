@@ -4,6 +4,8 @@ import type { Logger } from '@masthead/core/logging';
 import express from 'express';
 import { connect, type NatsConnection } from 'nats';
 import { ResourceResolver } from './auth/resource-resolver.js';
+import { ServiceAccountUsage } from './auth/service-account-usage.js';
+import { ServiceKeyResolver } from './auth/service-key-resolver.js';
 import { SharedChecks } from './auth/shared-checks.js';
 import { createServiceClients, serviceAddressesOf } from './clients.js';
 import type { GatewayConfig } from './config.js';
@@ -42,6 +44,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     name: 'masthead-gateway',
   });
   resources.listen(nats, logger);
+  const serviceKeys = new ServiceKeyResolver(clients.accounts, config.SERVICE_KEY_CACHE_TTL_MS);
+  serviceKeys.listen(nats, logger);
+  const usage = new ServiceAccountUsage(clients.accounts, config.SERVICE_USAGE_FLUSH_MS, logger);
 
   const app = express();
   app.disable('x-powered-by');
@@ -53,7 +58,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   app.use(healthRouter(serviceAddressesOf(config)));
   app.use(cors(resources, config.CORS_ALLOWED_ORIGINS));
   app.use(bodyDecoder(config.BODY_LIMIT));
-  app.use('/api/v1', buildApiRouter(ROUTES, new SharedChecks(resources, clients.identity), clients));
+  app.use('/api/v1', buildApiRouter(ROUTES, new SharedChecks(resources, clients.identity, { keys: serviceKeys, usage }), clients));
   app.use(routeNotFound);
   app.use(errorRenderer(logger));
 
@@ -74,6 +79,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 5000).unref();
       });
+      await usage.stop();
       await nats.close().catch(() => undefined);
       for (const client of Object.values(clients)) client.close();
     },

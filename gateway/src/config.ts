@@ -19,6 +19,13 @@ export const gatewayEnv = {
         .filter(Boolean),
     ),
   RESOURCE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
+  /**
+   * Lifetime of a cached service-key resolution. Account changes drop entries at once (event);
+   * this bounds how long a change to the account's user in identity goes unseen (ADR 0020).
+   */
+  SERVICE_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
+  /** How often service-account usage (request count, last use) is reported to accounts. */
+  SERVICE_USAGE_FLUSH_MS: z.coerce.number().int().positive().default(1000),
   /** Proxy hops to trust for the client address (express `trust proxy`). */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   BODY_LIMIT: z

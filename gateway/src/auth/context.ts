@@ -7,6 +7,8 @@ export interface Caller {
   role: Role;
   user: User | null;
   sessionId: number;
+  /** Set when a `service-api-key` identified the caller (role `service_account`). */
+  serviceAccountId?: number;
 }
 
 /** Everything a route handler may rely on after the shared checks passed. */

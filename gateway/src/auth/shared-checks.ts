@@ -1,10 +1,14 @@
 import { httpError } from '@masthead/core/errors';
+import type { Resource } from '@masthead/proto/accounts';
+import { ServiceKeyState } from '@masthead/proto/accounts';
 import { RelationshipStatus, SessionState } from '@masthead/proto/identity';
 import type { Request } from 'express';
 import type { ServiceClients } from '../clients.js';
 import { GUEST, type Caller, type RequestContext } from './context.js';
 import type { ResourceResolver } from './resource-resolver.js';
 import { isAllowed, toRole, type RouteAccess } from './roles.js';
+import type { ServiceAccountUsage } from './service-account-usage.js';
+import type { ServiceKeyResolver } from './service-key-resolver.js';
 
 /** How a route uses the `resource` header. */
 export type ResourceMode = 'required' | 'optional' | 'ignored';
@@ -16,6 +20,17 @@ export interface RoutePolicy {
   member: boolean;
   /** False only where the spec excludes a route from session expiry/revocation checks. */
   sessionChecks: boolean;
+  /**
+   * The route reads `service-api-key` (document 2, section I); elsewhere the header is ignored
+   * like any unknown header (ADR 0020).
+   */
+  serviceKey?: boolean;
+}
+
+/** Service-account key resolution and usage recording, for routes that read the key. */
+export interface ServiceKeyChecks {
+  keys: ServiceKeyResolver;
+  usage: ServiceAccountUsage;
 }
 
 const header = (req: Request, name: string): string => {
@@ -40,9 +55,11 @@ export class SharedChecks {
   constructor(
     private readonly resources: ResourceResolver,
     private readonly identity: ServiceClients['identity'],
+    private readonly serviceKeys?: ServiceKeyChecks,
   ) {}
 
-  async run(req: Request, policy: RoutePolicy): Promise<RequestContext> {
+  /** `action` is the route's `METHOD /path`, the name service-account grants use. */
+  async run(req: Request, policy: RoutePolicy, action = ''): Promise<RequestContext> {
     const requestId = req.requestId;
     const resourceKey = policy.resource === 'ignored' ? '' : header(req, 'resource');
     const resource = resourceKey ? await this.resources.resolve(resourceKey, requestId) : null;
@@ -50,7 +67,10 @@ export class SharedChecks {
     if (policy.resource === 'required' && !resource) throw resourceNotExists();
 
     const token = header(req, 'token');
-    const caller = token ? await this.authenticate(token, resource?.id ?? 0, policy, requestId) : GUEST;
+    const serviceKey = policy.serviceKey && resource ? header(req, 'service-api-key') : '';
+    // The key is tried before the token; an invalid key falls back to ordinary resolution.
+    const keyCaller = serviceKey ? await this.authenticateServiceKey(serviceKey, resource!, action, requestId) : null;
+    const caller = keyCaller ?? (token ? await this.authenticate(token, resource?.id ?? 0, policy, requestId) : GUEST);
     if (!isAllowed(caller.role, policy.access)) {
       if (caller.role === 'guest') throw httpError(401, 'auth_failed', 'Authentication required');
       throw httpError(403, 'access', 'Access denied');
@@ -65,6 +85,29 @@ export class SharedChecks {
       ip: req.ip ?? '',
       userAgent: header(req, 'user-agent'),
     };
+  }
+
+  /**
+   * A `service-api-key` (document 2, section I). Null (fall back to the token, or guest) for an
+   * unknown or revoked key and for a key of another resource. A suspended account, or one whose
+   * user is missing, inactive, not a service-account user or locked out of the resource, is
+   * 401 auth_access_fail; an action the account is not granted is 403 access.
+   */
+  private async authenticateServiceKey(key: string, resource: Resource, action: string, requestId: string): Promise<Caller | null> {
+    if (!this.serviceKeys) return null;
+    const resolution = await this.serviceKeys.keys.resolve(key, requestId);
+    const account = resolution.account;
+    if (!account || account.resourceId !== resource.id) return null;
+    if (resolution.state === ServiceKeyState.SERVICE_KEY_STATE_SUSPENDED) throw accessFail();
+    if (resolution.state !== ServiceKeyState.SERVICE_KEY_STATE_ACTIVE) return null;
+    const user = resolution.user;
+    if (!user || !user.active || resolution.userRole !== 'service_account' || BLOCKED_RELATIONSHIPS.has(resolution.relationship)) {
+      throw accessFail();
+    }
+    // The key was used, whether or not this action is granted.
+    this.serviceKeys.usage.record(account.id);
+    if (!account.fullAccess && !account.grants.includes(action)) throw httpError(403, 'access', 'Access denied');
+    return { role: 'service_account', user, sessionId: 0, serviceAccountId: account.id };
   }
 
   private async authenticate(token: string, resourceId: number, policy: RoutePolicy, requestId: string): Promise<Caller> {

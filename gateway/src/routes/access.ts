@@ -18,7 +18,7 @@ export const ACCESS_CLASSES = {
   /** Admin operations (partner inherits, root bypasses). */
   admin: { access: ['admin'], resource: 'required', member: true, sessionChecks: true },
   /** External purchase records: a service-account key with a grant for the action. */
-  serviceAccount: { access: ['service_account'], resource: 'required', member: true, sessionChecks: true },
+  serviceAccount: { access: ['service_account'], resource: 'required', member: true, sessionChecks: true, serviceKey: true },
   /** Account requests: a fixed deployment resource; a supplied key selects nothing. */
   external: { access: ['guest'], resource: 'ignored', member: false, sessionChecks: true },
 } as const satisfies Record<string, RoutePolicy>;

@@ -19,7 +19,7 @@ export function buildApiRouter(routes: readonly RouteDefinition[], checks: Share
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     router[method](toExpressPath(route.path), (req: Request, res: Response, next: NextFunction) => {
       checks
-        .run(req, policy)
+        .run(req, policy, `${route.method} ${route.path}`)
         .then(async (context) => {
           if (!route.handler) throw notImplemented(`${route.method} ${route.path}`);
           const result = await route.handler(context, req, clients);

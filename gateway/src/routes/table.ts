@@ -1,5 +1,6 @@
 import * as accounts from '../handlers/accounts.js';
 import * as catalog from '../handlers/catalog.js';
+import * as external from '../handlers/external.js';
 import * as identity from '../handlers/identity.js';
 import * as sessions from '../handlers/sessions.js';
 import * as memberships from '../handlers/memberships.js';
@@ -55,7 +56,13 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'GET', path: '/integrations/audience/sync-choices', service: 'integrations', access: 'member' },
   { method: 'GET', path: '/integrations/crm/tags', service: 'integrations', access: 'member' },
   { method: 'GET', path: '/integrations/crm/user/tags', service: 'integrations', access: 'member' },
-  { method: 'GET', path: '/integrations/external/subscription', service: 'catalog', access: 'serviceAccount' },
+  {
+    method: 'GET',
+    path: '/integrations/external/subscription',
+    service: 'catalog',
+    access: 'serviceAccount',
+    handler: external.getExternalSubscription,
+  },
   { method: 'GET', path: '/integrations/external/transaction', service: 'billing', access: 'serviceAccount' },
   { method: 'GET', path: '/integrations/listmgr/get-lists', service: 'integrations', access: 'guestWithResource' },
   { method: 'GET', path: '/integrations/listmgr/interests', service: 'integrations', access: 'member' },

@@ -1,6 +1,10 @@
-import { loadConfig, serviceEnv } from '@masthead/core/config';
+import { loadConfig, serviceAddresses, serviceEnv } from '@masthead/core/config';
 
-export const accountsEnv = { ...serviceEnv };
+export const accountsEnv = {
+  ...serviceEnv,
+  /** Identity holds the users service accounts act as (service-account users). */
+  IDENTITY_ADDR: serviceAddresses.IDENTITY_ADDR,
+};
 
 export type AccountsConfig = ReturnType<typeof loadAccountsConfig>;
 

@@ -20,6 +20,7 @@ import { MembershipRepository } from './memberships/membership.repository.js';
 import { MembershipService } from './memberships/membership.service.js';
 import { PlanRepository } from './plans/plan.repository.js';
 import { PlanService } from './plans/plan.service.js';
+import { ExternalSourceLookup } from './pricings/external-source.lookup.js';
 import { PricingRepository } from './pricings/pricing.repository.js';
 import { PricingService } from './pricings/pricing.service.js';
 
@@ -60,6 +61,7 @@ export async function startCatalogService(config: CatalogConfig, logger?: Logger
     userPlans: new UserPlansReader({ memberships: membershipRows, plans: planRows, pricings: pricingRows }),
     teamPlans: new TeamPlansReader({ memberships: membershipRows, plans: planRows, pricings: pricingRows, community }),
     resourceMemberships: new ResourceMembershipsReader({ memberships: membershipRows, reader, accounts, identity }),
+    externalSources: new ExternalSourceLookup({ pricings: pricingRows, plans: planRows, logger: runtime.logger }),
   });
   return serveRuntime(
     runtime,

@@ -24,6 +24,7 @@ import { RegistrationService } from './signin/registration.service.js';
 import { SessionStarter } from './signin/session-starter.js';
 import { SignInService } from './signin/sign-in.service.js';
 import { ProfileService } from './users/profile.service.js';
+import { ServiceAccountUserService } from './users/service-account-user.service.js';
 import { UserRepository } from './users/user.repository.js';
 
 export type { IdentityConfig } from './config.js';
@@ -98,6 +99,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     signIn,
     profiles,
     members: new MemberAdminService(users, relationships, hasher),
+    serviceAccountUsers: new ServiceAccountUserService(users, relationships),
   });
   return serveRuntime(
     runtime,

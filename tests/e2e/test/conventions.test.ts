@@ -217,7 +217,9 @@ describe('shared conventions', () => {
       const member = await createMember(s.stack, tenant, { role: 'root' });
       const token = await signIn(tenant.publicKey, member.email, member.password);
       const response = await s.api('/integrations/external/subscription', { headers: { resource: tenant.publicKey, token } });
-      expect(response.status).toBe(501);
+      // Past the ACL: the action itself answers (no external_source_id given).
+      expect(response.status).toBe(409);
+      expect(response.body['error']).toBe('external_source_id_required');
     });
   });
 

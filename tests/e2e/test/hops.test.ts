@@ -49,4 +49,23 @@ describe('blocking gRPC calls per request, after warm-up', () => {
       '/masthead.catalog.v1.CatalogService/ListResourceMemberships',
     ]);
   });
+
+  it('a service-account read makes one (usage is reported apart, in batches)', async () => {
+    const tenant = await createTenant(s.stack);
+    const { key } = await s.stack.operator.accounts.createServiceAccount({
+      resourceId: tenant.resourceId,
+      title: 'Hops',
+      fullAccess: true,
+      grants: [],
+    });
+    const made = await count(() =>
+      s.api('/integrations/external/subscription', {
+        headers: { resource: tenant.publicKey, 'service-api-key': key },
+        query: 'external_source_id=none',
+      }),
+    );
+    expect(made.filter((path) => !path.endsWith('/RecordServiceAccountUsage'))).toEqual([
+      '/masthead.catalog.v1.CatalogService/FindPricingByExternalSource',
+    ]);
+  });
 });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { ServiceAccountStatus, type ServiceAccount } from '@masthead/proto/accounts';
 import { adminClients, type AdminClients } from './clients.js';
 import { loadFixture, parseFixture } from './fixture.js';
 
@@ -20,9 +21,15 @@ Commands:
   create-pricing --plan-id N --title T --price MINOR_UNITS --currency EUR --period "1 month" [--private]
                  [--users-limit N]
   create-member --resource-id N --email E --password P [--role user|admin|partner|root]
+  create-service-account --resource-id N --title T [--full-access] [--grant "GET /integrations/external/subscription" ...]
+                                        [--user-id N]; prints the key, once: it is stored only as a hash
+  list-service-accounts --resource-id N (never prints keys or hashes)
+  revoke-service-account --id N         the key stops working for good
+  suspend-service-account --id N        the key answers 401 until resumed
+  resume-service-account --id N
 `;
 
-type Values = Record<string, string | boolean | undefined>;
+type Values = Record<string, string | boolean | string[] | undefined>;
 
 const text = (values: Values, name: string): string => {
   const value = values[name];
@@ -37,7 +44,28 @@ const integer = (values: Values, name: string): number => {
 const optional = (values: Values, name: string): string | undefined =>
   typeof values[name] === 'string' ? (values[name] as string) : undefined;
 
+const list = (values: Values, name: string): string[] => {
+  const value = values[name];
+  return Array.isArray(value) ? value : [];
+};
+
 class UsageError extends Error {}
+
+/** A service account as the operator sees it: no key, no hash. */
+const showServiceAccount = (account: ServiceAccount | undefined) =>
+  account && {
+    id: account.id,
+    resource_id: account.resourceId,
+    user_id: account.userId,
+    title: account.title,
+    status: account.status === ServiceAccountStatus.SERVICE_ACCOUNT_STATUS_SUSPENDED ? 'suspended' : 'active',
+    full_access: account.fullAccess,
+    grants: account.grants,
+    created_at: account.createdAt,
+    last_used_at: account.lastUsedAt ?? null,
+    revoked_at: account.revokedAt ?? null,
+    request_count: account.requestCount,
+  };
 
 const COMMANDS: Record<string, (clients: AdminClients, values: Values, positionals: string[]) => Promise<unknown>> = {
   'load-fixture': async (clients, values, [file]) => {
@@ -91,6 +119,36 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
     });
     return { id: user.id, email: user.email };
   },
+  'create-service-account': async (clients, values) => {
+    const userId = optional(values, 'user-id');
+    const created = await clients.accounts.createServiceAccount({
+      resourceId: integer(values, 'resource-id'),
+      title: text(values, 'title'),
+      fullAccess: values['full-access'] === true,
+      grants: list(values, 'grant'),
+      userId: userId === undefined ? undefined : integer(values, 'user-id'),
+    });
+    process.stderr.write('The key is shown once; only its SHA-256 is stored. Keep it in a secret store.\n');
+    return { ...showServiceAccount(created.account), key: created.key };
+  },
+  'list-service-accounts': async (clients, values) =>
+    (await clients.accounts.listServiceAccounts({ resourceId: integer(values, 'resource-id') })).items.map(showServiceAccount),
+  'revoke-service-account': async (clients, values) =>
+    showServiceAccount(await clients.accounts.revokeServiceAccount({ id: integer(values, 'id') })),
+  'suspend-service-account': async (clients, values) =>
+    showServiceAccount(
+      await clients.accounts.setServiceAccountStatus({
+        id: integer(values, 'id'),
+        status: ServiceAccountStatus.SERVICE_ACCOUNT_STATUS_SUSPENDED,
+      }),
+    ),
+  'resume-service-account': async (clients, values) =>
+    showServiceAccount(
+      await clients.accounts.setServiceAccountStatus({
+        id: integer(values, 'id'),
+        status: ServiceAccountStatus.SERVICE_ACCOUNT_STATUS_ACTIVE,
+      }),
+    ),
 };
 
 const STRING_OPTIONS = [
@@ -111,7 +169,10 @@ const STRING_OPTIONS = [
   'external-source-ids',
   'parent-plan-id',
   'users-limit',
+  'id',
+  'user-id',
 ];
+const MULTIPLE_OPTIONS = ['grant'];
 const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams'];
 
 async function main(argv: string[]): Promise<number> {
@@ -127,6 +188,7 @@ async function main(argv: string[]): Promise<number> {
     options: {
       ...Object.fromEntries(STRING_OPTIONS.map((name) => [name, { type: 'string' as const }])),
       ...Object.fromEntries(FLAG_OPTIONS.map((name) => [name, { type: 'boolean' as const }])),
+      ...Object.fromEntries(MULTIPLE_OPTIONS.map((name) => [name, { type: 'string' as const, multiple: true }])),
     },
   });
   const clients = adminClients();

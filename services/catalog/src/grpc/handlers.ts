@@ -8,6 +8,7 @@ import { attachDefaultCommand, grantMembershipCommand } from '../memberships/mem
 import type { MembershipService } from '../memberships/membership.service.js';
 import { upsertPlanCommand } from '../plans/plan.command.js';
 import type { PlanService } from '../plans/plan.service.js';
+import type { ExternalSourceLookup } from '../pricings/external-source.lookup.js';
 import { upsertPricingCommand } from '../pricings/pricing.command.js';
 import type { PricingService } from '../pricings/pricing.service.js';
 import { parseCommand } from '../support/parse-command.js';
@@ -20,10 +21,11 @@ interface Deps {
   userPlans: UserPlansReader;
   teamPlans: TeamPlansReader;
   resourceMemberships: ResourceMembershipsReader;
+  externalSources: ExternalSourceLookup;
 }
 
 export function catalogHandlers(deps: Deps): AsyncImplementation<typeof CatalogServiceService> {
-  const { plans, pricings, memberships, userPlans, teamPlans, resourceMemberships } = deps;
+  const { plans, pricings, memberships, userPlans, teamPlans, resourceMemberships, externalSources } = deps;
   return {
     listPlans: async ({ resourceId, query, admin }) => {
       const page = await plans.listPublic(resourceId, fromPageQuery(query));
@@ -73,6 +75,10 @@ export function catalogHandlers(deps: Deps): AsyncImplementation<typeof CatalogS
       return { items: page.items.map((view) => toResourceMemberships(view, admin)), paginator: toWirePaginator(page.paginator) };
     },
 
+    findPricingByExternalSource: async ({ resourceId, externalSourceId, admin }) => {
+      const view = await externalSources.find(resourceId, externalSourceId);
+      return toPricing(view.pricing, view.plan, admin);
+    },
     // Operator calls answer in admin context (timestamps and country_vat included).
     upsertPlan: async (request) => toPlan(await plans.upsert(parseCommand(upsertPlanCommand, request)), true),
     upsertPricing: async (request) => {

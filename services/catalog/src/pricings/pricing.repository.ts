@@ -7,6 +7,8 @@ import { pricingModel, type PricingRecord } from './pricing.schema.js';
 export type NewPricing = Omit<PricingRecord, '_id' | 'created_at' | 'updated_at'>;
 export type PricingChanges = Partial<Omit<NewPricing, 'plan_id' | 'resource_id' | 'title'>>;
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 export interface PlanPricingsFilter {
   /** Detail views show private pricings (direct link); lists do not. */
   includePrivate: boolean;
@@ -59,6 +61,20 @@ export class PricingRepository {
 
   findInResource(resourceId: number, id: number): Promise<PricingRecord | null> {
     return this.model.findOne({ _id: id, resource_id: resourceId }).lean<PricingRecord>().exec();
+  }
+
+  /**
+   * Pricings of the resource whose external_source_ids contain the text in any case, by ID
+   * ascending: the prefilter of the external lookup, which then matches whole tokens. Bounded by
+   * the resource's catalog (FerretDB pushes no regular expression down; pricings per resource are
+   * tens to hundreds).
+   */
+  findByExternalSourceText(resourceId: number, text: string): Promise<PricingRecord[]> {
+    return this.model
+      .find({ resource_id: resourceId, external_source_ids: { $regex: escapeRegExp(text), $options: 'i' } })
+      .sort({ _id: 1 })
+      .lean<PricingRecord[]>()
+      .exec();
   }
 
   findByIds(resourceId: number, ids: number[]): Promise<PricingRecord[]> {

@@ -15,6 +15,7 @@ import type { SessionContext } from '../signin/session-starter.js';
 import { parseSignIn } from '../signin/sign-in.command.js';
 import type { SignInService } from '../signin/sign-in.service.js';
 import type { ProfileService } from '../users/profile.service.js';
+import type { ServiceAccountUserService } from '../users/service-account-user.service.js';
 import { toUserMessage } from '../users/user.projection.js';
 
 interface Deps {
@@ -29,6 +30,7 @@ interface Deps {
   signIn: SignInService;
   profiles: ProfileService;
   members: MemberAdminService;
+  serviceAccountUsers: ServiceAccountUserService;
 }
 
 const orNull = (value: string) => value || null;
@@ -54,6 +56,7 @@ export function identityHandlers({
   signIn,
   profiles,
   members,
+  serviceAccountUsers,
 }: Deps): AsyncImplementation<typeof IdentityServiceService> {
   return {
     authenticate: ({ token, resourceId }) => authenticator.authenticate(token, resourceId),
@@ -118,5 +121,8 @@ export function identityHandlers({
           role: request.role,
         }),
       ),
+
+    createServiceAccountUser: async ({ resourceId, title }) => toUserMessage(await serviceAccountUsers.create(resourceId, title)),
+    getServiceAccountUser: ({ userId, resourceId }) => serviceAccountUsers.get(userId, resourceId),
   };
 }

@@ -1,4 +1,5 @@
 import { RelationshipStatus, SessionState, type AuthenticateResponse } from '@masthead/proto/identity';
+import { toRelationshipStatus } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { RelationshipRecord } from '../relationships/relationship.schema.js';
 import { toUserMessage } from '../users/user.projection.js';
@@ -12,17 +13,12 @@ const STATES = {
   unknown: SessionState.SESSION_STATE_UNKNOWN,
 } as const;
 
-const RELATIONSHIP_STATES = {
-  active: RelationshipStatus.RELATIONSHIP_STATUS_ACTIVE,
-  locked: RelationshipStatus.RELATIONSHIP_STATUS_LOCKED,
-  suspended: RelationshipStatus.RELATIONSHIP_STATUS_SUSPENDED,
-  removed: RelationshipStatus.RELATIONSHIP_STATUS_REMOVED,
-} as const;
-
 /** Role precedence for the effective role: a global root or admin outranks a resource role. */
 const ROLE_RANK: Record<string, number> = { user: 0, admin: 1, partner: 2, root: 3 };
 
 function effectiveRole(globalRole: string, relationship: RelationshipRecord | null): string {
+  // A service-account user is that and nothing else, whatever relationship it may have.
+  if (globalRole === 'service_account') return globalRole;
   const resourceRole = relationship?.role ?? 'user';
   return (ROLE_RANK[globalRole] ?? 0) >= (ROLE_RANK[resourceRole] ?? 0) ? globalRole : resourceRole;
 }
@@ -50,7 +46,7 @@ export class Authenticator {
       state: STATES[state],
       sessionId: session._id,
       user: toUserMessage(user, relationship?.extra),
-      relationship: relationship ? RELATIONSHIP_STATES[relationship.status] : RelationshipStatus.RELATIONSHIP_STATUS_NONE,
+      relationship: toRelationshipStatus(relationship),
       role: effectiveRole(user.role, relationship),
     };
   }

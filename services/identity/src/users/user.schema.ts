@@ -1,6 +1,10 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 
-export type GlobalRole = 'user' | 'admin' | 'root';
+/**
+ * `service_account` marks the user a service account acts as (document 2, section I): it has no
+ * password and is never a member of a resource; only the accounts service creates it.
+ */
+export type GlobalRole = 'user' | 'admin' | 'root' | 'service_account';
 
 export interface UserRecord {
   _id: number;

@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { httpError } from '@masthead/core/errors';
+import type { ServiceAccountUser } from '@masthead/proto/identity';
+import { toRelationshipStatus } from '../relationships/relationship-status.js';
+import type { RelationshipRepository } from '../relationships/relationship.repository.js';
+import type { UserRecord } from './user.schema.js';
+import { toUserMessage } from './user.projection.js';
+import type { UserRepository } from './user.repository.js';
+
+/** Thrown when a user ID names no user. */
+const userNotExist = () => httpError(404, 'user_not_exist', 'User does not exist');
+
+/**
+ * The users service accounts act as (document 2, section I: "attached to an active
+ * service-account user"). Called by the accounts service only.
+ */
+export class ServiceAccountUserService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly relationships: RelationshipRepository,
+  ) {}
+
+  /**
+   * A new user with the global role `service_account`, no password (so sign-in always fails for
+   * it) and no relationship. The email is synthetic and unique, under `.invalid` (RFC 2606), so
+   * that no mail can ever reach it and no member can register it.
+   */
+  async create(resourceId: number, title: string): Promise<UserRecord> {
+    if (!Number.isSafeInteger(resourceId) || resourceId <= 0) throw httpError(400, 'invalid_resource_id', 'resource_id is required');
+    const name = title.trim().slice(0, 255) || null;
+    return this.users.create({
+      email: `service-account-${resourceId}-${randomBytes(6).toString('hex')}@service-accounts.invalid`,
+      password_hash: null,
+      active: true,
+      email_confirmed: false,
+      role: 'service_account',
+      nick_name: null,
+      first_name: name,
+      last_name: null,
+      photo: null,
+      country: null,
+      city: null,
+      state: null,
+      address: null,
+      zip: null,
+      phone: null,
+      company: null,
+      job: null,
+      language_id: null,
+    });
+  }
+
+  /** The user, its global role and its relationship with the resource; 404 user_not_exist. */
+  async get(userId: number, resourceId: number): Promise<ServiceAccountUser> {
+    const [user, relationship] = await Promise.all([
+      this.users.findById(userId),
+      resourceId ? this.relationships.find(resourceId, userId) : Promise.resolve(null),
+    ]);
+    if (!user) throw userNotExist();
+    return {
+      user: toUserMessage(user),
+      role: user.role,
+      relationship: toRelationshipStatus(relationship),
+    };
+  }
+}
