@@ -67,6 +67,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     signIn,
     profiles,
     members: new MemberAdminService(users, relationships, hasher),
+    users,
   });
   return serveRuntime(
     runtime,

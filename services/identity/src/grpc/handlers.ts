@@ -6,17 +6,25 @@ import { parseSignIn } from '../signin/sign-in.command.js';
 import type { SignInService } from '../signin/sign-in.service.js';
 import type { ProfileService } from '../users/profile.service.js';
 import { toUserMessage } from '../users/user.projection.js';
+import type { UserRepository } from '../users/user.repository.js';
 
 interface Deps {
   authenticator: Authenticator;
   signIn: SignInService;
   profiles: ProfileService;
   members: MemberAdminService;
+  users: UserRepository;
 }
 
 const orNull = (value: string) => value || null;
 
-export function identityHandlers({ authenticator, signIn, profiles, members }: Deps): AsyncImplementation<typeof IdentityServiceService> {
+export function identityHandlers({
+  authenticator,
+  signIn,
+  profiles,
+  members,
+  users,
+}: Deps): AsyncImplementation<typeof IdentityServiceService> {
   return {
     authenticate: ({ token, resourceId }) => authenticator.authenticate(token, resourceId),
 
@@ -65,5 +73,7 @@ export function identityHandlers({ authenticator, signIn, profiles, members }: D
           role: request.role,
         }),
       ),
+
+    listUserCountries: () => users.countries(),
   };
 }
