@@ -4,10 +4,12 @@ import type { AccountsServiceService, Resource } from '@masthead/proto/accounts'
 import type { PartnerRepository } from '../partners/partner.repository.js';
 import type { ResourceRecord } from '../resources/resource.schema.js';
 import type { ResourceService } from '../resources/resource.service.js';
+import { localizationHandlers, type LocalizationDeps } from './localization.handlers.js';
 
 interface Deps {
   resources: ResourceService;
   partners: PartnerRepository;
+  localization: LocalizationDeps;
 }
 
 const toResource = (record: ResourceRecord): Resource => ({
@@ -22,8 +24,9 @@ const toResource = (record: ResourceRecord): Resource => ({
   allowedOrigins: record.allowed_origins ?? [],
 });
 
-export function accountsHandlers({ resources, partners }: Deps): AsyncImplementation<typeof AccountsServiceService> {
+export function accountsHandlers({ resources, partners, localization }: Deps): AsyncImplementation<typeof AccountsServiceService> {
   return {
+    ...localizationHandlers(localization),
     resolveResource: async ({ publicKey }) => toResource(await resources.resolve(publicKey)),
     getResource: async ({ id }) => toResource(await resources.get(id)),
     getResourceConfig: async ({ id }) => {
