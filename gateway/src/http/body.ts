@@ -40,6 +40,9 @@ function decode(contentType: string, text: string): DecodedBody {
   return EMPTY;
 }
 
+const declaresBody = (req: Request): boolean =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+
 const parseLimit = (limit: string): number => {
   const match = /^(\d+)(b|kb|mb)$/i.exec(limit);
   const units: Record<string, number> = { b: 1, kb: 1024, mb: 1024 * 1024 };
@@ -54,7 +57,8 @@ export function bodyDecoder(limit: string) {
   const maxBytes = parseLimit(limit);
   return (req: Request, _res: Response, next: NextFunction): void => {
     req.decoded = EMPTY;
-    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+    // A GET is read only when it declares a body (the localization reads take `ip` from JSON).
+    if (req.method === 'HEAD' || req.method === 'OPTIONS' || (req.method === 'GET' && !declaresBody(req))) return next();
     const chunks: Buffer[] = [];
     let size = 0;
     let failed = false;

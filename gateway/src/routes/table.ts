@@ -4,6 +4,7 @@ import * as external from '../handlers/external.js';
 import * as identity from '../handlers/identity.js';
 import * as sessions from '../handlers/sessions.js';
 import * as memberships from '../handlers/memberships.js';
+import * as localization from '../handlers/localization.js';
 import type { RouteHandler } from '../handlers/types.js';
 import type { ServiceName } from '../clients.js';
 import type { AccessClass } from './access.js';
@@ -39,13 +40,13 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'DELETE', path: '/user/teams/{team_id}', service: 'community', access: 'member' },
   { method: 'DELETE', path: '/user/teams/{team_id}/invites/{invite_id}', service: 'community', access: 'member' },
   { method: 'DELETE', path: '/user/teams/{team_id}/users/{user_id}', service: 'community', access: 'member' },
-  { method: 'GET', path: '/admin/countries', service: 'accounts', access: 'admin' },
-  { method: 'GET', path: '/admin/currency', service: 'accounts', access: 'admin' },
+  { method: 'GET', path: '/admin/countries', service: 'accounts', access: 'admin', handler: localization.listCountries },
+  { method: 'GET', path: '/admin/currency', service: 'accounts', access: 'admin', handler: localization.adminListCurrencies },
   { method: 'GET', path: '/admin/integrations/cardprovider/connect', service: 'billing', access: 'admin' },
   { method: 'GET', path: '/auth/external/{token}', service: 'identity', access: 'guestWithResource' },
-  { method: 'GET', path: '/countries', service: 'accounts', access: 'guest' },
-  { method: 'GET', path: '/currency', service: 'accounts', access: 'guest' },
-  { method: 'GET', path: '/geoinfo', service: 'accounts', access: 'guest' },
+  { method: 'GET', path: '/countries', service: 'accounts', access: 'guest', handler: localization.listCountries },
+  { method: 'GET', path: '/currency', service: 'accounts', access: 'guest', handler: localization.listCurrencies },
+  { method: 'GET', path: '/geoinfo', service: 'accounts', access: 'guest', handler: localization.getGeoInfo },
   { method: 'GET', path: '/idp/account', service: 'identity', access: 'guestWithResource' },
   { method: 'GET', path: '/idp/check/email', service: 'identity', access: 'guestWithResource' },
   { method: 'GET', path: '/idp/custom-token', service: 'identity', access: 'guestWithResource' },
@@ -70,8 +71,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'GET', path: '/integrations/resource-settings', service: 'integrations', access: 'guest' },
   { method: 'GET', path: '/integrations/resource/captcha-settings', service: 'integrations', access: 'guestWithResource' },
   { method: 'GET', path: '/integrations/templates/{name}', service: 'integrations', access: 'guestWithResource' },
-  { method: 'GET', path: '/languages', service: 'accounts', access: 'guest' },
-  { method: 'GET', path: '/languages/{id}', service: 'accounts', access: 'guest' },
+  { method: 'GET', path: '/languages', service: 'accounts', access: 'guest', handler: localization.listLanguages },
+  { method: 'GET', path: '/languages/{id}', service: 'accounts', access: 'guest', handler: localization.getLanguage },
   { method: 'GET', path: '/logout', service: 'identity', access: 'memberOptionalResource', handler: sessions.logout },
   { method: 'GET', path: '/plans', service: 'catalog', access: 'guestWithResource', handler: catalog.listPlans },
   { method: 'GET', path: '/plans/{id}', service: 'catalog', access: 'guestWithResource', handler: catalog.getPlan },

@@ -1,2 +1,3 @@
 export * from './infra.js';
 export * from './harness.js';
+export * from './recording-server.js';

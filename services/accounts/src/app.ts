@@ -4,7 +4,18 @@ import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead
 import { AccountsServiceService } from '@masthead/proto/accounts';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import type { AccountsConfig } from './config.js';
+import { CountryRepository } from './countries/country.repository.js';
+import { seedCountries } from './countries/country.seeder.js';
+import { CountryService } from './countries/country.service.js';
+import { countryNameOf } from './countries/country.source.js';
+import { CurrencyService } from './currencies/currency.service.js';
+import { GeoLocator } from './geo/geo-locator.js';
+import { IpapiProvider } from './geo/ipapi.provider.js';
+import { MmdbGeoDatabase } from './geo/mmdb.database.js';
 import { accountsHandlers } from './grpc/handlers.js';
+import { LanguageRepository } from './languages/language.repository.js';
+import { seedLanguages } from './languages/language.seeder.js';
+import { LanguageService } from './languages/language.service.js';
 import { PartnerRepository } from './partners/partner.repository.js';
 import { ResourceRepository } from './resources/resource.repository.js';
 import { ResourceService } from './resources/resource.service.js';
@@ -18,16 +29,44 @@ export { accountsEnv, loadAccountsConfig } from './config.js';
 /** Composition root: config → connections → repositories → domain → gRPC handlers. */
 export async function startAccountsService(config: AccountsConfig, logger?: Logger): Promise<RunningService> {
   const runtime = await openServiceRuntime('accounts', config, logger);
+  const identity = createServiceClient(IdentityServiceService, config.IDENTITY_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS });
   const partners = new PartnerRepository(runtime.db);
   const resources = new ResourceService({ resources: new ResourceRepository(runtime.db), partners, events: runtime.events });
-  const identity = createServiceClient(IdentityServiceService, config.IDENTITY_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS });
   const serviceAccounts = new ServiceAccountService({
     accounts: new ServiceAccountRepository(runtime.db),
     resources,
     users: identityServiceAccountUsers(identity),
     events: runtime.events,
   });
-  await Promise.all([partners.ready(), resources.ready(), serviceAccounts.ready()]);
+  const countryRows = new CountryRepository(runtime.db);
+  const languageRows = new LanguageRepository(runtime.db);
+  await Promise.all([partners.ready(), resources.ready(), serviceAccounts.ready(), countryRows.ready(), languageRows.ready()]);
+  // Reference data from the pinned packages, loaded idempotently before the first call.
+  await Promise.all([seedCountries(countryRows, runtime.logger), seedLanguages(languageRows, runtime.logger)]);
+
+  const geo = new GeoLocator({
+    provider: config.GEOINFO_URL
+      ? new IpapiProvider({ baseUrl: config.GEOINFO_URL, apiKey: config.GEOINFO_API_KEY, timeoutMs: config.GEOINFO_TIMEOUT_MS })
+      : null,
+    database: new MmdbGeoDatabase(countryNameOf, runtime.logger),
+    cacheTtlMs: config.GEOINFO_CACHE_TTL_MS,
+    retryAfterMs: config.GEOINFO_RETRY_AFTER_MS,
+    countryName: countryNameOf,
+    logger: runtime.logger,
+  });
+  const resourceSettings = async (resourceId: number) => (await resources.get(resourceId)).settings ?? {};
+  const localization = {
+    countries: new CountryService({
+      countries: countryRows,
+      resourceSettings,
+      userCountries: () => identity.listUserCountries({}, { idempotent: true }),
+      countryCodeOf: async (ip: string) => (await geo.locate(ip)).countryCode,
+      cacheTtlMs: config.LOCALIZATION_CACHE_TTL_MS,
+    }),
+    currencies: new CurrencyService({ resourceSettings, defaults: config.DEFAULT_CURRENCIES }),
+    languages: new LanguageService(languageRows),
+    geo,
+  };
   return serveRuntime(
     runtime,
     config.GRPC_LISTEN,
@@ -35,7 +74,7 @@ export async function startAccountsService(config: AccountsConfig, logger?: Logg
       {
         name: 'masthead.accounts.v1.AccountsService',
         definition: AccountsServiceService,
-        implementation: accountsHandlers({ resources, partners, serviceAccounts }),
+        implementation: accountsHandlers({ resources, partners, serviceAccounts, localization }),
       },
     ],
     async () => identity.close(),

@@ -100,6 +100,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     profiles,
     members: new MemberAdminService(users, relationships, hasher),
     serviceAccountUsers: new ServiceAccountUserService(users, relationships),
+    users,
   });
   return serveRuntime(
     runtime,

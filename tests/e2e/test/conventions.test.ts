@@ -1,3 +1,4 @@
+import { ROUTES } from '@masthead/gateway';
 import { createMember, createTenant } from '@masthead/testkit';
 import { describe, expect, it } from 'vitest';
 import { anyRequestId, useStack } from './support.js';
@@ -45,13 +46,16 @@ describe('shared conventions', () => {
       expect(first.headers.get('x-request-id')).not.toBe(second.headers.get('x-request-id'));
     });
 
-    it('answers an operation that is not built yet with 501 after its shared checks, never an empty body', async () => {
+    // Any guest read still without a handler; operations get built over time, so none is named.
+    const unbuilt = ROUTES.find((route) => !route.handler && route.method === 'GET' && route.access.startsWith('guest'));
+
+    it.runIf(unbuilt)('answers an operation that is not built yet with 501 after its shared checks, never an empty body', async () => {
       const tenant = await createTenant(s.stack);
-      const response = await s.api('/countries', { headers: { resource: tenant.publicKey } });
+      const response = await s.api(unbuilt!.path.replace(/\{\w+\}/g, '1'), { headers: { resource: tenant.publicKey } });
       expect(response.status).toBe(501);
       expect(response.body).toEqual({
         error: 'not_implemented',
-        error_description: 'GET /countries is not available in this version',
+        error_description: `GET ${unbuilt!.path} is not available in this version`,
         req_guid: anyRequestId,
       });
     });
@@ -197,7 +201,7 @@ describe('shared conventions', () => {
       const member = await createMember(s.stack, tenant, { role });
       const token = await signIn(tenant.publicKey, member.email, member.password);
       const response = await s.api(adminRoute, { headers: { resource: tenant.publicKey, token } });
-      expect(response.status).toBe(501);
+      expect(response.status).toBe(200);
     });
 
     it('refuses a member token on a service-account operation: 403 access', async () => {

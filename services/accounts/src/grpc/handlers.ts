@@ -14,11 +14,13 @@ import type { ResourceService } from '../resources/resource.service.js';
 import { parseCreateServiceAccount } from '../service-accounts/service-account.command.js';
 import type { ServiceAccountRecord, ServiceAccountState } from '../service-accounts/service-account.schema.js';
 import type { ServiceAccountService } from '../service-accounts/service-account.service.js';
+import { localizationHandlers, type LocalizationDeps } from './localization.handlers.js';
 
 interface Deps {
   resources: ResourceService;
   partners: PartnerRepository;
   serviceAccounts: ServiceAccountService;
+  localization: LocalizationDeps;
 }
 
 const toResource = (record: ResourceRecord): Resource => ({
@@ -62,8 +64,14 @@ function toState(status: ServiceAccountStatus): ServiceAccountState {
   throw httpError(400, 'invalid_status', 'status must be active or suspended');
 }
 
-export function accountsHandlers({ resources, partners, serviceAccounts }: Deps): AsyncImplementation<typeof AccountsServiceService> {
+export function accountsHandlers({
+  resources,
+  partners,
+  serviceAccounts,
+  localization,
+}: Deps): AsyncImplementation<typeof AccountsServiceService> {
   return {
+    ...localizationHandlers(localization),
     resolveResource: async ({ publicKey }) => toResource(await resources.resolve(publicKey)),
     getResource: async ({ id }) => toResource(await resources.get(id)),
     getResourceConfig: async ({ id }) => {

@@ -17,6 +17,7 @@ import type { SignInService } from '../signin/sign-in.service.js';
 import type { ProfileService } from '../users/profile.service.js';
 import type { ServiceAccountUserService } from '../users/service-account-user.service.js';
 import { toUserMessage } from '../users/user.projection.js';
+import type { UserRepository } from '../users/user.repository.js';
 
 interface Deps {
   emailAvailability: EmailAvailabilityService;
@@ -31,6 +32,7 @@ interface Deps {
   profiles: ProfileService;
   members: MemberAdminService;
   serviceAccountUsers: ServiceAccountUserService;
+  users: UserRepository;
 }
 
 const orNull = (value: string) => value || null;
@@ -57,6 +59,7 @@ export function identityHandlers({
   profiles,
   members,
   serviceAccountUsers,
+  users,
 }: Deps): AsyncImplementation<typeof IdentityServiceService> {
   return {
     authenticate: ({ token, resourceId }) => authenticator.authenticate(token, resourceId),
@@ -124,5 +127,7 @@ export function identityHandlers({
 
     createServiceAccountUser: async ({ resourceId, title }) => toUserMessage(await serviceAccountUsers.create(resourceId, title)),
     getServiceAccountUser: ({ userId, resourceId }) => serviceAccountUsers.get(userId, resourceId),
+
+    listUserCountries: () => users.countries(),
   };
 }

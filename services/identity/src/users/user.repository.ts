@@ -28,6 +28,19 @@ export class UserRepository {
     return this.model.findOne({ email }).lean<UserRecord>().exec();
   }
 
+  /**
+   * The distinct country texts of all users (every resource), and whether some user has none
+   * (null, missing or empty). Serves the grouped branch of GET /countries.
+   */
+  async countries(): Promise<{ countries: string[]; hasUnset: boolean }> {
+    const [values, unset] = await Promise.all([
+      this.model.distinct('country').exec(),
+      this.model.exists({ $or: [{ country: null }, { country: '' }] }).exec(),
+    ]);
+    const countries = values.filter((value): value is string => typeof value === 'string' && value !== '');
+    return { countries, hasUnset: unset !== null };
+  }
+
   create(user: NewUser): Promise<UserRecord> {
     const now = new Date();
     return insertWithNextId(this.db, this.model, { ...user, created_at: now, updated_at: now });

@@ -61,5 +61,7 @@ const userSchema = new Schema<UserRecord>(
 );
 // Serves sign-in and registration (email → user) and keeps emails unique.
 userSchema.index({ email: 1 }, { unique: true });
+// Serves the distinct country texts of GET /countries (grouped branch) from the index alone.
+userSchema.index({ country: 1 });
 
 export const userModel = (db: Connection): Model<UserRecord> => db.models['User'] ?? db.model<UserRecord>('User', userSchema);
