@@ -62,6 +62,20 @@ const STARTERS: Record<ServiceName, Starter> = {
  * service knows every address before any starts.
  */
 export async function startStack(options: StackOptions): Promise<Stack> {
+  // A reserved port can be taken by another process before a server binds it; try new ones.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startStackOnce(options);
+    } catch (error) {
+      if (attempt >= 3 || !isBindFailure(error)) throw error;
+    }
+  }
+}
+
+const isBindFailure = (error: unknown): boolean =>
+  /EADDRINUSE|No address added out of total/.test(error instanceof Error ? error.message : String(error));
+
+async function startStackOnce(options: StackOptions): Promise<Stack> {
   const ports = await Promise.all([...SERVICES, 'gateway'].map(() => freePort()));
   const addressOf = (index: number) => `127.0.0.1:${ports[index]}`;
   const dbPrefix = `t${randomBytes(4).toString('hex')}_`;

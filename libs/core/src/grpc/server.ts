@@ -68,7 +68,9 @@ function adaptUnary(method: string, handler: (request: unknown, context: CallCon
 }
 
 export async function startGrpcServer({ listen, logger, services }: GrpcServerOptions): Promise<RunningGrpcServer> {
-  const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+  // SO_REUSEPORT is on by default in grpc-js: a second server on a taken port would share it
+  // silently instead of failing, and calls would reach the wrong process.
+  const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024, 'grpc.so_reuseport': 0 });
   const health = new HealthImplementation({ '': 'SERVING' });
   health.addToServer(server);
   for (const { name, definition, implementation } of services) {
