@@ -42,20 +42,41 @@ export interface LoadOptions {
   pids: readonly number[];
 }
 
-/** Runs autocannon against `target` once, reading every PID's CPU before and after. */
-export async function runLoad(target: HttpTarget, options: LoadOptions): Promise<LoadResult> {
-  const latencies: number[] = [];
-  const before = await readCpu(options.pids);
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+/** One autocannon instance of an open-loop run: its share of the rate, and when it starts. */
+export interface StaggeredPart {
+  delayMs: number;
+  rate: number;
+  connections: number;
+}
+
+/**
+ * Splits an open-loop rate over up to `parts` autocannon instances started evenly over one
+ * second. autocannon's rate limit refills every connection's quota once a second, on timers that
+ * all start together, so one instance sends its whole second's requests in one burst and the
+ * queue behind it shows as latency; ten staggered instances send ten bursts of a tenth.
+ */
+export function staggerPlan(rate: number, connections: number, parts = 10): StaggeredPart[] {
+  const count = Math.max(1, Math.min(parts, Math.floor(rate)));
+  return Array.from({ length: count }, (_, i) => ({
+    delayMs: Math.round((i * 1000) / count),
+    rate: Math.floor(rate / count) + (i < rate % count ? 1 : 0),
+    connections: Math.max(1, Math.ceil(connections / count)),
+  }));
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function runAutocannon(target: HttpTarget, connections: number, seconds: number, rate: number | undefined, latencies: number[]) {
+  return new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
         url: target.url,
         method: target.method,
         headers: target.headers,
         body: target.body,
-        connections: options.connections,
-        duration: options.seconds,
-        overallRate: options.overallRate,
+        connections,
+        duration: seconds,
+        overallRate: rate,
         timeout: 10,
       },
       (error: unknown, finished: autocannon.Result) =>
@@ -66,24 +87,45 @@ export async function runLoad(target: HttpTarget, options: LoadOptions): Promise
       if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
     });
   });
+}
+
+/**
+ * Runs autocannon against `target` once (closed loop, or open loop at `overallRate` split by
+ * `staggerPlan`), reading every PID's CPU before and after.
+ */
+export async function runLoad(target: HttpTarget, options: LoadOptions): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const before = await readCpu(options.pids);
+  const parts = options.overallRate
+    ? staggerPlan(options.overallRate, options.connections)
+    : [{ delayMs: 0, rate: undefined, connections: options.connections }];
+  const results = await Promise.all(
+    parts.map(async (part) => {
+      await sleep(part.delayMs);
+      return runAutocannon(target, part.connections, options.seconds, part.rate, latencies);
+    }),
+  );
   const after = await readCpu(options.pids);
   const byPid = cpuDeltaMs(before, after);
   const cpuMs = [...byPid.values()].reduce((sum, ms) => sum + ms, 0);
 
-  const ok = result['2xx'];
+  const ok = results.reduce((sum, result) => sum + result['2xx'], 0);
   const nonOk: Record<string, number> = {};
-  for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) {
-    if (!status.startsWith('2')) nonOk[status] = count ?? 0;
+  for (const result of results) {
+    for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) {
+      if (!status.startsWith('2')) nonOk[status] = (nonOk[status] ?? 0) + (count ?? 0);
+    }
   }
   const answered = ok + Object.values(nonOk).reduce((sum, count) => sum + count, 0);
-  const seconds = result.duration;
+  // Staggered parts run side by side, each for the whole duration.
+  const seconds = Math.max(...results.map((result) => result.duration));
   return {
     seconds,
     okPerSecond: ok / seconds,
     answeredPerSecond: answered / seconds,
     ok,
     nonOk,
-    errors: result.errors,
+    errors: results.reduce((sum, result) => sum + result.errors, 0),
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     cpuMs,

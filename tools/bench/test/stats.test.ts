@@ -57,3 +57,24 @@ describe('/proc/<pid>/stat', () => {
     expect(cpuDeltaMs(before, after)).toEqual(new Map([[1, 300]]));
   });
 });
+
+describe('open-loop stagger', () => {
+  it('splits a rate over ten instances a tenth of a second apart, summing to the rate', async () => {
+    const { staggerPlan } = await import('../src/load.js');
+    const plan = staggerPlan(371, 32);
+    expect(plan.map((part) => part.delayMs)).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900]);
+    expect(plan.map((part) => part.rate)).toEqual([38, 37, 37, 37, 37, 37, 37, 37, 37, 37]);
+    expect(plan.reduce((sum, part) => sum + part.rate, 0)).toBe(371);
+    expect(new Set(plan.map((part) => part.connections))).toEqual(new Set([4]));
+  });
+
+  it('uses fewer instances for a low rate, never none', async () => {
+    const { staggerPlan } = await import('../src/load.js');
+    expect(staggerPlan(3, 16)).toEqual([
+      { delayMs: 0, rate: 1, connections: 6 },
+      { delayMs: 333, rate: 1, connections: 6 },
+      { delayMs: 667, rate: 1, connections: 6 },
+    ]);
+    expect(staggerPlan(1, 1)).toEqual([{ delayMs: 0, rate: 1, connections: 1 }]);
+  });
+});
