@@ -1,4 +1,5 @@
 import { createServiceClient } from '@masthead/core/grpc';
+import { onEvent } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
 import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
 import { AccountsServiceService } from '@masthead/proto/accounts';
@@ -18,6 +19,7 @@ import { MembershipCreator } from './memberships/membership.creator.js';
 import { MembershipReader } from './memberships/membership.reader.js';
 import { MembershipRepository } from './memberships/membership.repository.js';
 import { MembershipService } from './memberships/membership.service.js';
+import { PlanReadCache } from './plans/plan-read-cache.js';
 import { PlanRepository } from './plans/plan.repository.js';
 import { PlanService } from './plans/plan.service.js';
 import { ExternalSourceLookup } from './pricings/external-source.lookup.js';
@@ -25,6 +27,9 @@ import { PricingRepository } from './pricings/pricing.repository.js';
 import { PricingService } from './pricings/pricing.service.js';
 
 export type { CatalogConfig } from './config.js';
+
+// A replica that missed a `catalog_updated` event serves a changed plan at most this long (ADR 0041).
+const PLAN_CACHE_TTL_MS = 30_000;
 export { catalogEnv, loadCatalogConfig } from './config.js';
 
 /** Composition root: config → connections → repositories → domain → gRPC handlers. */
@@ -43,8 +48,18 @@ export async function startCatalogService(config: CatalogConfig, logger?: Logger
   const detachments = new MembershipDetachmentRepository(runtime.db);
   await Promise.all([planRows, pricingRows, membershipRows, history, claims, detachments].map((repository) => repository.ready()));
 
-  const plans = new PlanService({ plans: planRows, pricings: pricingRows });
-  const pricings = new PricingService({ plans: planRows, pricings: pricingRows });
+  // Public plan reads are cached per resource; a write drops them here at once and, through the
+  // event, in every other replica.
+  const planCache = new PlanReadCache(PLAN_CACHE_TTL_MS);
+  onEvent(runtime.nats, 'catalog_updated', runtime.logger, (event) => {
+    if (typeof event.resource_id === 'number') planCache.invalidate(event.resource_id);
+  });
+  const changed = async (resourceId: number): Promise<void> => {
+    planCache.invalidate(resourceId);
+    await runtime.events.publish({ name: 'catalog_updated', resourceId, payload: {} });
+  };
+  const plans = new PlanService({ plans: planRows, pricings: pricingRows, cache: planCache, changed });
+  const pricings = new PricingService({ plans: planRows, pricings: pricingRows, changed });
   const reader = new MembershipReader({ memberships: membershipRows, history, pricings: pricingRows, plans: planRows });
   const memberships = new MembershipService({
     pricings: pricingRows,

@@ -1,4 +1,5 @@
 import { SortDirection } from '@masthead/proto/common';
+import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCatalogHarness, type CatalogHarness } from './support/harness.js';
 import { newResourceId, planFixture, pricingFixture } from './support/fixtures.js';
@@ -322,5 +323,59 @@ describe('UpsertPricing', () => {
     await invalid({ period: '0 days' }, 'invalid_period');
     await invalid({ usersLimit: -2 }, 'invalid_users_limit');
     expect(await harness.db.collection('pricings').countDocuments({ plan_id: plan.id })).toBe(0);
+  });
+});
+
+describe('cached public reads', () => {
+  it('serve a plan or pricing change at once through this replica', async () => {
+    const resourceId = newResourceId();
+    const { client } = harness;
+    const plan = await planFixture(client, resourceId, 'basic', { title: 'Basic' });
+    expect(await listTitles(resourceId)).toEqual(['Basic']);
+    expect((await client.getPlan({ resourceId, planId: plan.id, admin: false })).subscriptions).toEqual([]);
+
+    await planFixture(client, resourceId, 'basic', { title: 'Basic renamed' });
+    const pricing = await pricingFixture(client, plan.id, 'Monthly', { price: 499 });
+
+    expect(await listTitles(resourceId)).toEqual(['Basic renamed']);
+    const detail = await client.getPlan({ resourceId, planId: plan.id, admin: false });
+    expect(detail.title).toBe('Basic renamed');
+    expect(detail.subscriptions.map((item) => item.id)).toEqual([pricing.id]);
+  });
+
+  it('drop a resource when another replica announces a change (catalog_updated)', async () => {
+    const resourceId = newResourceId();
+    const plan = await planFixture(harness.client, resourceId, 'gold', { title: 'Gold' });
+    await harness.settledEvents(); // the upsert's own event has reached this replica
+    expect(await listTitles(resourceId)).toEqual(['Gold']);
+    // Another replica's write: this replica's cache only learns of it through the event.
+    await harness.db.collection('plans').updateOne({ _id: plan.id } as never, { $set: { title: 'Gold (other replica)' } });
+    expect(await listTitles(resourceId)).toEqual(['Gold']);
+
+    // What another replica's publish looks like to this one: the event on its subject.
+    const nats = await connect({ servers: harness.infra.natsUrl });
+    const event = {
+      id: `test-${resourceId}`,
+      name: 'catalog_updated',
+      source: 'catalog',
+      occurred_at: new Date().toISOString(),
+      resource_id: resourceId,
+      payload: {},
+    };
+    nats.publish('masthead.events.catalog_updated', JSON.stringify(event));
+    await nats.flush();
+    await nats.close();
+    await expect.poll(() => listTitles(resourceId), { timeout: 5000 }).toEqual(['Gold (other replica)']);
+  });
+
+  it('publish catalog_updated for each plan and pricing write', async () => {
+    const resourceId = newResourceId();
+    const plan = await planFixture(harness.client, resourceId, 'silver', { title: 'Silver' });
+    await pricingFixture(harness.client, plan.id, 'Monthly', { price: 100 });
+    const events = (await harness.settledEvents()).filter((event) => event.name === 'catalog_updated' && event.resource_id === resourceId);
+    expect(events.map((event) => ({ source: event.source, payload: event.payload }))).toEqual([
+      { source: 'catalog', payload: {} },
+      { source: 'catalog', payload: {} },
+    ]);
   });
 });

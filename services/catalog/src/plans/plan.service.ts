@@ -5,11 +5,16 @@ import { isDuplicateKey } from '../support/duplicate-key.js';
 import type { UpsertPlanCommand } from './plan.command.js';
 import { invalidParentPlan, planNotFound } from './plan.errors.js';
 import type { PlanChanges, PlanRepository } from './plan.repository.js';
+import type { PlanReadCache } from './plan-read-cache.js';
 import type { PlanRecord } from './plan.schema.js';
 
 interface PlanServiceDeps {
   plans: PlanRepository;
   pricings: PricingRepository;
+  /** Public reads, kept per resource (ADR 0041). */
+  cache: PlanReadCache;
+  /** Every write of a plan or pricing reports its resource here: drops cached reads everywhere. */
+  changed(resourceId: number): Promise<void>;
 }
 
 /** A plan with the pricings a caller may see (the `subscriptions` of the API). */
@@ -27,7 +32,11 @@ export class PlanService {
   constructor(private readonly deps: PlanServiceDeps) {}
 
   /** Public list: active, non-private plans, each with its active, non-private pricings. */
-  async listPublic(resourceId: number, request: PageRequest): Promise<PlanPageView> {
+  listPublic(resourceId: number, request: PageRequest): Promise<PlanPageView> {
+    return this.deps.cache.read(resourceId, `list:${JSON.stringify(request)}`, () => this.loadPublic(resourceId, request));
+  }
+
+  private async loadPublic(resourceId: number, request: PageRequest): Promise<PlanPageView> {
     const page = await this.deps.plans.listPublic(resourceId, request);
     // One query for the whole page, never one per plan.
     const pricings = await this.deps.pricings.listActiveForPlans(
@@ -67,10 +76,12 @@ export class PlanService {
    * direct-link view, so a private plan and its private pricings are shown to whoever has the ID;
    * an inactive plan, or one of another resource, is 404 plan_not_found.
    */
-  async getActive(resourceId: number, planId: number): Promise<PlanView> {
-    const plan = await this.deps.plans.findActive(resourceId, planId);
-    if (!plan) throw planNotFound();
-    return this.withAllActivePricings(plan);
+  getActive(resourceId: number, planId: number): Promise<PlanView> {
+    return this.deps.cache.read(resourceId, `plan:${planId}`, async () => {
+      const plan = await this.deps.plans.findActive(resourceId, planId);
+      if (!plan) throw planNotFound();
+      return this.withAllActivePricings(plan);
+    });
   }
 
   /**
@@ -88,23 +99,28 @@ export class PlanService {
     // On update, absent hierarchy fields keep what is stored; 0 clears the parent.
     if (command.parentPlanId !== undefined) changes.parent_plan_id = command.parentPlanId || null;
     if (command.canOwnTeams !== undefined) changes.can_own_teams = command.canOwnTeams;
-    const existing = await this.deps.plans.findBySlug(command.resourceId, command.slug);
-    if (changes.parent_plan_id) await this.checkParent(command.resourceId, changes.parent_plan_id, existing);
-    if (existing) return this.withAllActivePricings(await this.update(existing, changes));
     try {
-      const plan = await this.deps.plans.insert({
-        parent_plan_id: null,
-        can_own_teams: false,
-        ...changes,
-        resource_id: command.resourceId,
-        slug: command.slug,
-      });
-      return { plan, pricings: [] };
-    } catch (error) {
-      // A parallel upsert of the same slug won the insert: apply ours as an update.
-      const winner = isDuplicateKey(error) ? await this.deps.plans.findBySlug(command.resourceId, command.slug) : null;
-      if (!winner) throw error;
-      return this.withAllActivePricings(await this.update(winner, changes));
+      const existing = await this.deps.plans.findBySlug(command.resourceId, command.slug);
+      if (changes.parent_plan_id) await this.checkParent(command.resourceId, changes.parent_plan_id, existing);
+      if (existing) return await this.withAllActivePricings(await this.update(existing, changes));
+      try {
+        const plan = await this.deps.plans.insert({
+          parent_plan_id: null,
+          can_own_teams: false,
+          ...changes,
+          resource_id: command.resourceId,
+          slug: command.slug,
+        });
+        return { plan, pricings: [] };
+      } catch (error) {
+        // A parallel upsert of the same slug won the insert: apply ours as an update.
+        const winner = isDuplicateKey(error) ? await this.deps.plans.findBySlug(command.resourceId, command.slug) : null;
+        if (!winner) throw error;
+        return await this.withAllActivePricings(await this.update(winner, changes));
+      }
+    } finally {
+      // Also after a failure: the write may have happened before it.
+      await this.deps.changed(command.resourceId);
     }
   }
 

@@ -11,6 +11,8 @@ import type { PricingRecord } from './pricing.schema.js';
 interface PricingServiceDeps {
   plans: PlanRepository;
   pricings: PricingRepository;
+  /** Every write reports the plan's resource: drops cached plan reads (ADR 0041). */
+  changed(resourceId: number): Promise<void>;
 }
 
 export interface PricingView {
@@ -77,23 +79,28 @@ export class PricingService {
     if (command.usersLimit !== undefined) changes.users_limit = command.usersLimit;
     if (command.countryVat !== undefined) changes.country_vat = command.countryVat || null;
 
-    const existing = await this.deps.pricings.findByTitle(plan._id, command.title);
-    if (existing) return { pricing: await this.update(existing, changes), plan };
     try {
-      const pricing = await this.deps.pricings.insert({
-        ...fields,
-        plan_id: plan._id,
-        resource_id: plan.resource_id,
-        title: command.title,
-        users_limit: command.usersLimit ?? null,
-        country_vat: command.countryVat || null,
-      });
-      return { pricing, plan };
-    } catch (error) {
-      // A parallel upsert of the same title won the insert: apply ours as an update.
-      const winner = isDuplicateKey(error) ? await this.deps.pricings.findByTitle(plan._id, command.title) : null;
-      if (!winner) throw error;
-      return { pricing: await this.update(winner, changes), plan };
+      const existing = await this.deps.pricings.findByTitle(plan._id, command.title);
+      if (existing) return { pricing: await this.update(existing, changes), plan };
+      try {
+        const pricing = await this.deps.pricings.insert({
+          ...fields,
+          plan_id: plan._id,
+          resource_id: plan.resource_id,
+          title: command.title,
+          users_limit: command.usersLimit ?? null,
+          country_vat: command.countryVat || null,
+        });
+        return { pricing, plan };
+      } catch (error) {
+        // A parallel upsert of the same title won the insert: apply ours as an update.
+        const winner = isDuplicateKey(error) ? await this.deps.pricings.findByTitle(plan._id, command.title) : null;
+        if (!winner) throw error;
+        return { pricing: await this.update(winner, changes), plan };
+      }
+    } finally {
+      // Also after a failure: the write may have happened before it.
+      await this.deps.changed(plan.resource_id);
     }
   }
 

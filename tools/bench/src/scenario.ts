@@ -1,0 +1,59 @@
+import type { HttpTarget } from './load.js';
+import type { EndpointId } from './targets.js';
+
+/** The demo fixture's resource and member (fixtures/demo.json), loaded with the admin CLI. */
+export const DEMO = { resourceKey: 'demo-resource', email: 'member@demo.test', password: 'Demo-password-1' } as const;
+
+export interface Scenario {
+  targets: Record<EndpointId, HttpTarget>;
+  /** The body of GET /plans, which the bare-express baseline serves as is. */
+  plansJson: string;
+}
+
+async function call(url: string, init: RequestInit, expected: number): Promise<string> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  if (response.status !== expected)
+    throw new Error(`${init.method ?? 'GET'} ${url} answered ${response.status} (expected ${expected}): ${text}`);
+  return text;
+}
+
+/**
+ * Reads what the benchmark needs through the public API, after the fixture is loaded: the plan
+ * list (and one plan ID from it), a member token and a refresh token from one sign-in. Each
+ * endpoint is called once and must answer as expected, so a broken stack fails here, not as a
+ * fast stream of errors.
+ */
+export async function arrangeScenario(origin: string): Promise<Scenario> {
+  const api = `${origin}/api/v1`;
+  const resource = { resource: DEMO.resourceKey };
+  const json = { ...resource, 'content-type': 'application/json' };
+
+  const plansJson = await call(`${api}/plans`, { headers: resource }, 200);
+  const plans = JSON.parse(plansJson) as { items?: Array<{ id?: unknown }> };
+  const planId = plans.items?.[0]?.id;
+  if (typeof planId !== 'number') throw new Error(`GET /plans listed no plan: ${plansJson}`);
+
+  const credentials = JSON.stringify({ email: DEMO.email, password: DEMO.password });
+  const session = JSON.parse(await call(`${api}/authorization`, { method: 'POST', headers: json, body: credentials }, 200)) as {
+    token?: unknown;
+    refresh_token?: unknown;
+  };
+  if (typeof session.token !== 'string' || typeof session.refresh_token !== 'string') throw new Error('POST /authorization gave no tokens');
+
+  const targets: Record<EndpointId, HttpTarget> = {
+    plans: { url: `${api}/plans`, method: 'GET', headers: resource },
+    plan: { url: `${api}/plans/${planId}`, method: 'GET', headers: resource },
+    user: { url: `${api}/user`, method: 'GET', headers: { ...resource, token: session.token } },
+    signin: { url: `${api}/authorization`, method: 'POST', headers: json, body: credentials },
+    // reusable_refresh keeps the record, so one body can be repeated (document 1, B).
+    refresh: {
+      url: `${api}/authorization/refresh`,
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ refresh_token: session.refresh_token, response_type: 'token', reusable_refresh: true }),
+    },
+  };
+  for (const id of ['plan', 'user'] as const) await call(targets[id].url, { headers: targets[id].headers }, 200);
+  return { targets, plansJson };
+}

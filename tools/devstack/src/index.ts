@@ -1,0 +1,8 @@
+// The dev stack as a library: what `npm start` runs, reusable by tools that need the same stack
+// (the benchmark harness).
+export { loadConfig, type DevstackConfig } from './config.js';
+export { clearLogs, tailLogs } from './logs.js';
+export { waitForHttpOk } from './readiness.js';
+export { runAdmin, StackStartError, startStack, urlHost, type RunningStack, type StackOptions } from './stack.js';
+export { Supervisor, type SupervisorEvents, type Tier } from './supervisor.js';
+export { entryPoints, planTopology, SERVICES, type ProcessSpec, type ServiceName, type Topology } from './topology.js';

@@ -1,0 +1,176 @@
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+import { resolveTools, spawnManaged, startFerretDb, startNats, type ManagedProcess, type StartedServer } from '@masthead/local-infra';
+
+import type { DevstackConfig } from './config.js';
+import { waitForHttpOk } from './readiness.js';
+import type { Supervisor } from './supervisor.js';
+import { entryPoints, planTopology, type ProcessSpec, type Topology } from './topology.js';
+
+// The gateway answers /readyz once it reaches every service; a cold start takes a few seconds.
+const READY_TIMEOUT_MS = 60_000;
+
+/** Why the stack could not start, and whose logs explain it ('all' or some process names). */
+export class StackStartError extends Error {
+  constructor(
+    message: string,
+    readonly logs: readonly string[] | 'all' | 'none' = 'none',
+  ) {
+    super(message);
+  }
+}
+
+export interface StackOptions {
+  /** The environment the processes inherit (before the stack's own variables); process.env by default. */
+  env?: NodeJS.ProcessEnv;
+  /** Extra node flags for a service or the gateway by process name (e.g. --cpu-prof). */
+  nodeArgs?: (name: string) => readonly string[];
+}
+
+/** A started stack: where to reach it and which processes it runs. */
+export interface RunningStack {
+  /** e.g. http://127.0.0.1:8080 (no /api/v1). */
+  origin: string;
+  infra: { ferretdb: StartedServer; nats: StartedServer };
+  topology: Topology;
+  /** Every process of the stack, FerretDB and NATS included. */
+  processes: ManagedProcess[];
+}
+
+/**
+ * FerretDB and NATS, then the six services and the gateway as separate processes, adopted by
+ * `supervisor` (which stops them). Resolves once the gateway answers /readyz; throws a
+ * StackStartError otherwise. Returns undefined when the supervisor began stopping meanwhile.
+ */
+export async function startStack(
+  supervisor: Supervisor,
+  config: DevstackConfig,
+  options: StackOptions = {},
+  onProgress: (message: string) => void = () => undefined,
+): Promise<RunningStack | undefined> {
+  await assertBuilt(config.repoRoot);
+  const tools = await resolveTools();
+  let started = performance.now();
+  const infra = await startInfra(supervisor, config, tools);
+  if (supervisor.isStopping) return undefined;
+  onProgress(`FerretDB ${infra.ferretdb.url} and NATS ${infra.nats.url} ready in ${since(started)}`);
+
+  const topology = await planTopology(config, { mongoUrl: infra.ferretdb.url, natsUrl: infra.nats.url }, options.env ?? process.env);
+  if (supervisor.isStopping) return undefined;
+  started = performance.now();
+  const specs = [...topology.services, topology.gateway];
+  const children = await Promise.all(
+    specs.map((spec) => startProcess(supervisor, config, spec, spec === topology.gateway ? 'gateway' : 'service', options.nodeArgs)),
+  );
+
+  const origin = `http://${urlHost(config.host)}:${config.port}`;
+  const ready = await waitForHttpOk(`${origin}/readyz`, READY_TIMEOUT_MS, () => supervisor.isStopping);
+  if (supervisor.isStopping) return undefined;
+  if (!ready) throw new StackStartError(`the gateway did not answer GET /readyz with 200 within ${READY_TIMEOUT_MS / 1000} s`, 'all');
+  onProgress(`services and gateway ready in ${since(started)}`);
+  return { origin, infra, topology, processes: [infra.ferretdb.process, infra.nats.process, ...children] };
+}
+
+/**
+ * Runs the admin CLI (tools/admin) with `args` against the stack, as an operator would; resolves
+ * with its exit code, or undefined when the CLI is not built.
+ */
+export async function runAdmin(
+  supervisor: Supervisor,
+  config: DevstackConfig,
+  sharedEnv: NodeJS.ProcessEnv,
+  args: readonly string[],
+): Promise<number | null | undefined> {
+  const cli = join(config.repoRoot, 'tools', 'admin', 'dist', 'cli.js');
+  try {
+    await access(cli);
+  } catch {
+    return undefined;
+  }
+  const starting = spawnManaged(process.execPath, [cli, ...args], {
+    name: 'admin',
+    cwd: config.repoRoot,
+    env: sharedEnv,
+    logFile: join(config.logDir, 'admin.log'),
+    echo: config.logToConsole,
+    ownProcessGroup: true,
+  });
+  const child = await supervisor.track('task', starting, (started) => started);
+  return (await child.exited).code;
+}
+
+/** FerretDB and NATS in parallel; throws a StackStartError naming their logs when either fails. */
+async function startInfra(
+  supervisor: Supervisor,
+  config: DevstackConfig,
+  tools: { ferretdb: string; natsServer: string },
+): Promise<{ ferretdb: StartedServer; nats: StartedServer }> {
+  const echo = config.logToConsole;
+  const ofServer = (server: StartedServer): ManagedProcess => server.process;
+  const [ferretdb, nats] = await Promise.allSettled([
+    supervisor.track(
+      'infra',
+      startFerretDb({
+        dataDir: join(config.dataDir, 'ferretdb'),
+        logFile: join(config.logDir, 'ferretdb.log'),
+        echo,
+        ownProcessGroup: true,
+        binary: tools.ferretdb,
+      }),
+      ofServer,
+    ),
+    supervisor.track(
+      'infra',
+      startNats({
+        dataDir: join(config.dataDir, 'nats'),
+        logFile: join(config.logDir, 'nats.log'),
+        echo,
+        ownProcessGroup: true,
+        binary: tools.natsServer,
+      }),
+      ofServer,
+    ),
+  ]);
+  if (ferretdb.status === 'fulfilled' && nats.status === 'fulfilled') return { ferretdb: ferretdb.value, nats: nats.value };
+  const reason: unknown = ferretdb.status === 'rejected' ? ferretdb.reason : nats.status === 'rejected' ? nats.reason : undefined;
+  throw new StackStartError(reason instanceof Error ? reason.message : String(reason), ['ferretdb', 'nats']);
+}
+
+async function startProcess(
+  supervisor: Supervisor,
+  config: DevstackConfig,
+  spec: ProcessSpec,
+  tier: 'service' | 'gateway',
+  nodeArgs: StackOptions['nodeArgs'],
+): Promise<ManagedProcess> {
+  const starting = spawnManaged(process.execPath, [...(nodeArgs?.(spec.name) ?? []), spec.entry], {
+    name: spec.name,
+    cwd: config.repoRoot,
+    env: spec.env,
+    logFile: join(config.logDir, `${spec.name}.log`),
+    echo: config.logToConsole,
+    ownProcessGroup: true,
+  });
+  return supervisor.track(tier, starting, (child) => child);
+}
+
+/** A missing dist/main.js means the build did not run; say so instead of a crash report. */
+async function assertBuilt(repoRoot: string): Promise<void> {
+  const entries = entryPoints(repoRoot);
+  const missing: string[] = [];
+  for (const entry of [...Object.values(entries.services), entries.gateway]) {
+    await access(entry).catch(() => missing.push(entry));
+  }
+  if (missing.length > 0) throw new StackStartError(`not built: ${missing.join(', ')}; run \`npm run build\``);
+}
+
+/** The address clients use: a wildcard listen address is reached over loopback. */
+export function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+const since = (start: number): string => `${Math.round(performance.now() - start)} ms`;
