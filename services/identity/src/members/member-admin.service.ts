@@ -5,7 +5,7 @@ import type { RelationshipRepository } from '../relationships/relationship.repos
 import type { ResourceRole } from '../relationships/relationship.schema.js';
 import { normalizeEmail } from '../signin/sign-in.command.js';
 import type { GlobalRole, UserRecord } from '../users/user.schema.js';
-import type { UserRepository } from '../users/user.repository.js';
+import { EMPTY_PROFILE, type UserRepository } from '../users/user.repository.js';
 
 export interface UpsertMemberCommand {
   resourceId: number;
@@ -44,23 +44,13 @@ export class MemberAdminService {
       user = { ...existing, ...profile, password_hash: passwordHash, role: globalRole, active: true };
     } else {
       user = await this.users.create({
+        ...EMPTY_PROFILE,
         ...profile,
         email,
         password_hash: passwordHash,
         active: true,
         email_confirmed: true,
         role: globalRole,
-        nick_name: null,
-        photo: null,
-        country: null,
-        city: null,
-        state: null,
-        address: null,
-        zip: null,
-        phone: null,
-        company: null,
-        job: null,
-        language_id: null,
       });
     }
     if (command.resourceId) {

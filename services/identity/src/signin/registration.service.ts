@@ -5,7 +5,7 @@ import type { AddressLimiter } from '../throttling/address-limiter.js';
 import { assertAcceptablePassword } from '../passwords/password-policy.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { UserRecord } from '../users/user.schema.js';
-import type { UserRepository } from '../users/user.repository.js';
+import { EMPTY_PROFILE, type UserRepository } from '../users/user.repository.js';
 import type { SessionContext, SessionStarter } from './session-starter.js';
 import type { SignInOutcome } from './sign-in.service.js';
 import { normalizeEmail } from './sign-in.command.js';
@@ -76,24 +76,14 @@ export class RegistrationService {
     const passwordHash = await this.deps.hasher.hash(command.password);
     try {
       return await this.deps.users.create({
+        ...EMPTY_PROFILE,
         email,
         password_hash: passwordHash,
         active: true,
         email_confirmed: false,
         role: 'user',
-        nick_name: null,
         first_name: command.firstName,
         last_name: command.lastName,
-        photo: null,
-        country: null,
-        city: null,
-        state: null,
-        address: null,
-        zip: null,
-        phone: null,
-        company: null,
-        job: null,
-        language_id: null,
       });
     } catch (error) {
       // Two registrations of one email at once: the unique index keeps one.

@@ -5,7 +5,7 @@ import { toRelationshipStatus } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { UserRecord } from './user.schema.js';
 import { toUserMessage } from './user.projection.js';
-import type { UserRepository } from './user.repository.js';
+import { EMPTY_PROFILE, type UserRepository } from './user.repository.js';
 
 /** Thrown when a user ID names no user. */
 const userNotExist = () => httpError(404, 'user_not_exist', 'User does not exist');
@@ -29,24 +29,13 @@ export class ServiceAccountUserService {
     if (!Number.isSafeInteger(resourceId) || resourceId <= 0) throw httpError(400, 'invalid_resource_id', 'resource_id is required');
     const name = title.trim().slice(0, 255) || null;
     return this.users.create({
+      ...EMPTY_PROFILE,
       email: `service-account-${resourceId}-${randomBytes(6).toString('hex')}@service-accounts.invalid`,
       password_hash: null,
       active: true,
       email_confirmed: false,
       role: 'service_account',
-      nick_name: null,
       first_name: name,
-      last_name: null,
-      photo: null,
-      country: null,
-      city: null,
-      state: null,
-      address: null,
-      zip: null,
-      phone: null,
-      company: null,
-      job: null,
-      language_id: null,
     });
   }
 

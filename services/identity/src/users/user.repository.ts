@@ -6,6 +6,23 @@ import { userModel, type UserRecord } from './user.schema.js';
 export type UserView = Omit<UserRecord, 'password_hash'>;
 export type NewUser = Omit<UserRecord, '_id' | 'created_at' | 'updated_at'>;
 
+/** Profile fields of a user nobody has filled in yet. */
+export const EMPTY_PROFILE = {
+  nick_name: null,
+  first_name: null,
+  last_name: null,
+  photo: null,
+  country: null,
+  city: null,
+  state: null,
+  address: null,
+  zip: null,
+  phone: null,
+  company: null,
+  job: null,
+  language_id: null,
+} satisfies Partial<NewUser>;
+
 const WITHOUT_CREDENTIALS = { password_hash: 0 } as const;
 
 export class UserRepository {
