@@ -1,8 +1,10 @@
-// `npm test`: install what a clean machine lacks, build, check lint and format, then run the
+// `npm test`: install what a clean machine lacks, build, typecheck (tests included), check lint
+// and format, then run the
 // whole suite (unit, service integration against FerretDB and NATS, HTTP end-to-end).
 import { run } from './run.mjs';
 
 run(process.execPath, ['scripts/bootstrap.mjs', '--build']);
+run('pnpm', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only']);
 run('pnpm', ['exec', 'eslint', '.']);
 run('pnpm', ['exec', 'prettier', '--check', '--log-level', 'warn', '.']);
 run('pnpm', ['exec', 'vitest', 'run', ...process.argv.slice(2)]);
