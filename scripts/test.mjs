@@ -1,6 +1,6 @@
 // `npm test`: install what a clean machine lacks, build, typecheck (tests included), check lint
-// and format, then run the
-// whole suite (unit, service integration against FerretDB and NATS, HTTP end-to-end).
+// and format, then run the whole suite (unit, service integration against FerretDB and NATS,
+// HTTP end-to-end).
 import { run } from './run.mjs';
 
 run(process.execPath, ['scripts/bootstrap.mjs', '--build']);
