@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createMember, createTenant, type Tenant } from '@masthead/testkit';
 import { describe, expect, it } from 'vitest';
 import { anyRequestId, anyToken, useStack } from './support.js';
@@ -38,13 +39,29 @@ describe('session operations', () => {
       });
       expect(response.body['token']).not.toBe(body['token']);
       expect(response.body['refresh_token']).not.toBe(body['refresh_token']);
-      // The new token works, the old one no longer does.
+      // The new token works; the old one keeps its own term (requests in flight must not fail).
       expect((await userWith(tenant, response.body['token'] as string)).status).toBe(200);
-      expect((await userWith(tenant, body['token'] as string)).body['error']).toBe('auth_failed');
+      expect((await userWith(tenant, body['token'] as string)).status).toBe(200);
       // Its code carries no destination and exchanges without one.
       const exchanged = await s.api('/oauth/token', { headers: { resource: tenant.publicKey }, json: { code: response.body['code'] } });
       expect(exchanged.status).toBe(200);
       expect(exchanged.body['session_id']).toBe(body['session_id']);
+    });
+
+    it('keeps each token to its own term: an old token expires on time although the session was extended', async () => {
+      const tenant = await createTenant(s.stack);
+      const { body } = await signIn(tenant);
+      const refreshed = await refresh(tenant, { refresh_token: body['refresh_token'], response_type: 'token' });
+      // Tokens are stored as their SHA-256; expire the first one only.
+      const oldHash = createHash('sha256')
+        .update(body['token'] as string)
+        .digest('hex');
+      await s
+        .db('identity')
+        .collection('session_tokens')
+        .updateOne({ _id: oldHash as never }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+      expect((await userWith(tenant, body['token'] as string)).body['error']).toBe('token_expired');
+      expect((await userWith(tenant, refreshed.body['token'] as string)).status).toBe(200);
     });
 
     it('consumes the record; replaying it compromises the session family', async () => {

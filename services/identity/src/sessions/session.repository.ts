@@ -1,6 +1,13 @@
 import { insertWithNextId } from '@masthead/core/mongo';
 import type { Connection } from 'mongoose';
-import { sessionModels, type AuthCodeRecord, type RefreshTokenRecord, type SessionModels, type SessionRecord } from './session.schema.js';
+import {
+  sessionModels,
+  type AuthCodeRecord,
+  type RefreshTokenRecord,
+  type SessionModels,
+  type SessionRecord,
+  type SessionTokenRecord,
+} from './session.schema.js';
 
 const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
 
@@ -21,8 +28,8 @@ export class SessionRepository {
     return insertWithNextId(this.db, this.models.sessions, { ...session, created_at: new Date(), revoked_at: null, compromised_at: null });
   }
 
-  async addToken(tokenHash: string, sessionId: number): Promise<void> {
-    await this.models.tokens.create({ _id: tokenHash, session_id: sessionId });
+  async addToken(tokenHash: string, sessionId: number, expiresAt: Date): Promise<void> {
+    await this.models.tokens.create({ _id: tokenHash, session_id: sessionId, expires_at: expiresAt });
   }
 
   async addRefreshToken(tokenHash: string, session: SessionRecord, expiresAt: Date): Promise<void> {
@@ -41,11 +48,12 @@ export class SessionRepository {
     await this.models.authCodes.create({ ...record, used_at: null });
   }
 
-  /** Token hash → session, two `_id` reads. */
-  async findByTokenHash(tokenHash: string): Promise<SessionRecord | null> {
-    const token = await this.models.tokens.findById(tokenHash).lean().exec();
+  /** Token hash → the token's own expiry and its session, two `_id` reads. */
+  async findByTokenHash(tokenHash: string): Promise<{ session: SessionRecord; tokenExpiresAt: Date } | null> {
+    const token = await this.models.tokens.findById(tokenHash).lean<SessionTokenRecord>().exec();
     if (!token) return null;
-    return this.models.sessions.findById(token.session_id).lean<SessionRecord>().exec();
+    const session = await this.models.sessions.findById(token.session_id).lean<SessionRecord>().exec();
+    return session ? { session, tokenExpiresAt: token.expires_at ?? session.expires_at } : null;
   }
 
   findSession(sessionId: number): Promise<SessionRecord | null> {
@@ -79,10 +87,9 @@ export class SessionRepository {
     await this.models.authCodes.updateOne({ _id: codeHash }, { $set: { used_at: new Date() } }).exec();
   }
 
-  /** Replaces the session's tokens with one new token and moves its expiry. */
-  async replaceTokens(sessionId: number, tokenHash: string, expiresAt: Date): Promise<void> {
-    await this.models.tokens.deleteMany({ session_id: sessionId }).exec();
-    await this.addToken(tokenHash, sessionId);
+  /** Adds a token to the session and moves the session's expiry to the token's. */
+  async extend(sessionId: number, tokenHash: string, expiresAt: Date): Promise<void> {
+    await this.addToken(tokenHash, sessionId, expiresAt);
     await this.models.sessions.updateOne({ _id: sessionId }, { $set: { expires_at: expiresAt } }).exec();
   }
 

@@ -18,13 +18,17 @@ export interface SessionRecord {
   created_at: Date;
 }
 
-/** Lookup record: token hash → session. Keyed by `_id` because it is read on every request. */
+/**
+ * Lookup record: token hash → session. Keyed by `_id` because it is read on every request. Each
+ * token has its own expiry: a refresh issues a new token without cutting short the old one, so
+ * requests a client still has in flight keep working, and an old token never outlives its term.
+ */
 export interface SessionTokenRecord {
   _id: string;
   session_id: number;
+  expires_at: Date;
 }
 
-/** A refresh record; consumed on use unless the caller asks to keep it. */
 export interface RefreshTokenRecord {
   _id: string;
   session_id: number;
@@ -66,12 +70,9 @@ const sessionSchema = new Schema<SessionRecord>(
 sessionSchema.index({ user_id: 1, resource_id: 1 });
 
 const sessionTokenSchema = new Schema<SessionTokenRecord>(
-  { _id: { type: String, required: true }, session_id: { type: Number, required: true } },
+  { _id: { type: String, required: true }, session_id: { type: Number, required: true }, expires_at: { type: Date, required: true } },
   { collection: 'session_tokens', versionKey: false },
 );
-
-// Serves rotation and logout: every token of one session.
-sessionTokenSchema.index({ session_id: 1 });
 
 /**
  * A use of a one-time secret (refresh record or authorization code), keyed by its hash. The

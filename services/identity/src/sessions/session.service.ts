@@ -46,7 +46,7 @@ export class SessionService {
     const token = newToken();
     const refreshToken = newToken();
     await Promise.all([
-      this.repository.addToken(hashToken(token), session._id),
+      this.repository.addToken(hashToken(token), session._id, session.expires_at),
       this.repository.addRefreshToken(hashToken(refreshToken), session, new Date(now + this.policy.refreshTtlSeconds * 1000)),
     ]);
     return { session, token, refreshToken };
@@ -67,14 +67,14 @@ export class SessionService {
   }
 
   /**
-   * Gives a live session a new token (the old ones stop working), a new expiry, and — unless
-   * the caller keeps its refresh record — a new refresh record.
+   * Gives a live session a new token and a later expiry, and — unless the caller keeps its
+   * refresh record — a new refresh record. Earlier tokens keep their own expiry.
    */
   async rotate(session: SessionRecord, keepRefreshToken: string | null): Promise<IssuedSession> {
     const now = Date.now();
     const token = newToken();
     const expiresAt = new Date(now + this.policy.sessionTtlSeconds * 1000);
-    await this.repository.replaceTokens(session._id, hashToken(token), expiresAt);
+    await this.repository.extend(session._id, hashToken(token), expiresAt);
     let refreshToken = keepRefreshToken;
     if (refreshToken === null) {
       refreshToken = newToken();
@@ -94,10 +94,12 @@ export class SessionService {
   /** Resolves a presented token; never throws for a bad token, the caller decides. */
   async resolve(token: string): Promise<{ state: SessionState; session: SessionRecord | null }> {
     if (!token || token.length > 512) return { state: 'unknown', session: null };
-    const session = await this.repository.findByTokenHash(hashToken(token));
-    if (!session) return { state: 'unknown', session: null };
+    const found = await this.repository.findByTokenHash(hashToken(token));
+    if (!found) return { state: 'unknown', session: null };
+    const { session, tokenExpiresAt } = found;
     if (session.compromised_at) return { state: 'compromised', session };
-    if (session.revoked_at || session.expires_at.getTime() <= Date.now()) return { state: 'expired', session };
+    const now = Date.now();
+    if (session.revoked_at || tokenExpiresAt.getTime() <= now || session.expires_at.getTime() <= now) return { state: 'expired', session };
     return { state: 'active', session };
   }
 }
