@@ -81,7 +81,7 @@ function serializeSessionResult(result: SignInResponse): Record<string, unknown>
 /** GET /user: the user projection at top level; resource views only with a resource. */
 export const getUser: RouteHandler = async (context, _req, { identity }) => {
   const profile = await identity.getProfile(
-    { userId: context.caller.user!.id, resourceId: context.resource?.id ?? 0 },
+    { userId: context.caller.user!.id, resourceId: context.resource?.id ?? 0, admin: isAdminRole(context.caller.role) },
     { requestId: context.requestId, idempotent: true },
   );
   const body: Record<string, unknown> = serializeUser(profile.user!);

@@ -39,7 +39,7 @@ describe('AttachDefaultMembership', () => {
     const after = Date.now();
     expect(await attach(resourceId, userId, pricing.id)).toBe(false);
 
-    const list = await harness.client.listMemberships({ resourceId, userId, includeHistory: true });
+    const list = await harness.client.listMemberships({ resourceId, userId, includeHistory: true, admin: false });
     expect(list.items).toHaveLength(1);
     const [membership] = list.items;
     expect(membership).toMatchObject({ userId, resourceId, autorenew: false, isTeamSubscription: false, active: true });
@@ -80,7 +80,9 @@ describe('AttachDefaultMembership', () => {
     expect(await attach(inactive.resourceId, userId, foreign.pricing.id)).toBe(false);
     expect(await attach(inactive.resourceId, userId, 999_999)).toBe(false);
     expect(await attach(inactive.resourceId, userId, 0)).toBe(false);
-    expect((await harness.client.listMemberships({ resourceId: inactive.resourceId, userId, includeHistory: true })).items).toEqual([]);
+    expect(
+      (await harness.client.listMemberships({ resourceId: inactive.resourceId, userId, includeHistory: true, admin: false })).items,
+    ).toEqual([]);
     await expect(
       harness.client.attachDefaultMembership({ resourceId: inactive.resourceId, userId: 0, pricingId: 1 }),
     ).rejects.toMatchObject({
@@ -250,19 +252,19 @@ describe('ListMemberships', () => {
     const elsewhere = await catalogWith('1 month');
     expect(await attach(elsewhere.resourceId, userId, elsewhere.pricing.id)).toBe(true);
 
-    const withoutHistory = await harness.client.listMemberships({ resourceId, userId, includeHistory: false });
+    const withoutHistory = await harness.client.listMemberships({ resourceId, userId, includeHistory: false, admin: false });
     expect(withoutHistory.items.map((item) => item.pricing?.title)).toEqual(['Yearly', 'Monthly']);
     expect(withoutHistory.items.map((item) => item.autorenew)).toEqual([true, false]);
     expect(withoutHistory.history).toEqual([]);
 
-    const withHistory = await harness.client.listMemberships({ resourceId, userId, includeHistory: true });
+    const withHistory = await harness.client.listMemberships({ resourceId, userId, includeHistory: true, admin: false });
     expect(withHistory.items).toEqual(withoutHistory.items);
     expect(withHistory.history.map((change) => [change.pricingId, change.action])).toEqual([
       [gift.id, 'created'],
       [yearly.id, 'created'],
       [monthly.id, 'created'],
     ]);
-    expect(await harness.client.listMemberships({ resourceId, userId: newUserId(), includeHistory: true })).toEqual({
+    expect(await harness.client.listMemberships({ resourceId, userId: newUserId(), includeHistory: true, admin: false })).toEqual({
       items: [],
       history: [],
     });

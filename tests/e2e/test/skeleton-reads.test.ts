@@ -63,6 +63,12 @@ describe('skeleton reads', () => {
       await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: member.email, password: member.password } })
     ).body['token'] as string;
     const admin = await createMember(s.stack, tenant, { role: 'admin' });
+    await s.stack.operator.catalog.grantMembership({
+      resourceId: tenant.resourceId,
+      userId: admin.id,
+      pricingId: plans['basic']!.pricings[0]!,
+      autorenew: false,
+    });
     adminToken = (
       await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: admin.email, password: admin.password } })
     ).body['token'] as string;
@@ -115,6 +121,17 @@ describe('skeleton reads', () => {
       expect(response.body['subscriptions_history']).toEqual([
         expect.objectContaining({ subscription_id: plans['digital']!.pricings[0], action: 'created' }),
       ]);
+    });
+
+    it('adds the admin-only Pricing fields to an admin’s memberships', async () => {
+      const response = await s.api('/user', { headers: { resource: tenant.publicKey, token: adminToken } });
+      expect(response.status).toBe(200);
+      expect((response.body['subscriptions'] as Array<Record<string, unknown>>)[0]).toMatchObject({
+        title: 'Basic monthly',
+        created_at: anyIsoDate,
+        updated_at: anyIsoDate,
+        country_vat: null,
+      });
     });
 
     it('returns only the base projection without a resource', async () => {

@@ -32,9 +32,9 @@ export function catalogHandlers(deps: Deps): AsyncImplementation<typeof CatalogS
       return { items: page.items.map((view) => toPlan(view, admin)), paginator: toWirePaginator(page.paginator) };
     },
     getPlan: async ({ resourceId, planId, admin }) => toPlan(await plans.getActive(resourceId, planId), admin),
-    listMemberships: async ({ resourceId, userId, includeHistory }) => {
+    listMemberships: async ({ resourceId, userId, includeHistory, admin }) => {
       const list = await memberships.list(resourceId, userId, includeHistory);
-      return { items: list.items.map((view) => toMembership(view)), history: list.history.map(toMembershipChange) };
+      return { items: list.items.map((view) => toMembership(view, admin)), history: list.history.map(toMembershipChange) };
     },
     attachDefaultMembership: async (request) => ({
       attached: await memberships.attachDefault(parseCommand(attachDefaultCommand, request)),
