@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createMember, createTenant } from '@masthead/testkit';
 import { describe, expect, it } from 'vitest';
 import { anyIsoDate, anyRequestId, anyToken, collectEvents, eventually, useStack } from './support.js';
@@ -97,18 +98,20 @@ describe('POST /authorization', () => {
     const member = await createMember(s.stack, tenant);
     const events = collectEvents(s.nats, 'user_login');
     await s.nats.flush();
+    // Stacks of other test files publish on the same NATS with colliding IDs: the guest session tells ours apart.
+    const guestSession = `guest-${randomUUID()}`;
     const response = await s.api('/authorization', {
-      headers: { resource: tenant.publicKey, 'source-type': 'ios-app', session: 'guest-123' },
+      headers: { resource: tenant.publicKey, 'source-type': 'ios-app', session: guestSession },
       json: { email: member.email, password: member.password },
     });
     const event = await eventually(async () =>
-      events.find((candidate) => (candidate['payload'] as Record<string, unknown>)['user_id'] === member.id),
+      events.find((candidate) => (candidate['payload'] as Record<string, unknown>)['guest_session'] === guestSession),
     );
     expect(event).toMatchObject({
       name: 'user_login',
       source: 'identity',
       resource_id: tenant.resourceId,
-      payload: { user_id: member.id, session_id: response.body['session_id'], source_type: 'ios-app', guest_session: 'guest-123' },
+      payload: { user_id: member.id, session_id: response.body['session_id'], source_type: 'ios-app', guest_session: guestSession },
     });
     expect(JSON.stringify(event)).not.toContain(member.password);
   });
