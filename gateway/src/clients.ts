@@ -8,6 +8,13 @@ import { IdentityServiceService } from '@masthead/proto/identity';
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
 import type { GatewayConfig } from './config.js';
 
+/** The six services of OPERATIONS.md; each runs as one process. */
+export type ServiceName = 'accounts' | 'identity' | 'catalog' | 'billing' | 'community' | 'integrations';
+
+/**
+ * One client per gRPC service the gateway calls. A process may serve several gRPC services
+ * (identity's are split by area); those extra clients use their process's address.
+ */
 export interface ServiceClients {
   accounts: ServiceClient<typeof AccountsServiceService>;
   identity: ServiceClient<typeof IdentityServiceService>;
@@ -16,8 +23,6 @@ export interface ServiceClients {
   community: ServiceClient<typeof CommunityServiceService>;
   integrations: ServiceClient<typeof IntegrationsServiceService>;
 }
-
-export type ServiceName = keyof ServiceClients;
 
 export function serviceAddressesOf(config: GatewayConfig): Record<ServiceName, string> {
   return {
