@@ -5,8 +5,10 @@ import { AccountsServiceService } from '@masthead/proto/accounts';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
+import { IdentityProviderServiceService } from '@masthead/proto/identity/idp';
 import type { IdentityConfig } from './config.js';
 import { identityHandlers } from './grpc/handlers.js';
+import { createIdpModule } from './idp/idp-module.js';
 import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
 import { RelationshipRepository } from './relationships/relationship.repository.js';
@@ -75,6 +77,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const signIn = new SignInService({ users, relationships, hasher, resources, starter, throttle, logger: runtime.logger });
 
   const exchange = new CredentialExchange(sessionRepository, sessions);
+  const idp = await createIdpModule(runtime, config, { users, relationships, starter, limiter, resources });
   const implementation = identityHandlers({
     emailAvailability: new EmailAvailabilityService({
       limiter,
@@ -92,7 +95,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     }),
     resources,
     exchange,
-    refresh: new RefreshService({ exchange, sessions, resources, relationships }),
+    refresh: new RefreshService({ exchange, sessions, resources, relationships, providerTokens: idp.tokens }),
     sessions,
     relationships,
     authenticator: new Authenticator(sessions, users, relationships),
@@ -105,7 +108,10 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   return serveRuntime(
     runtime,
     config.GRPC_LISTEN,
-    [{ name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation }],
+    [
+      { name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation },
+      { name: 'masthead.identity.v1.IdentityProviderService', definition: IdentityProviderServiceService, implementation: idp.handlers },
+    ],
     async () => {
       clearInterval(sweep);
       for (const client of [accounts, catalog, community]) client.close();
