@@ -5,6 +5,7 @@ import { BillingServiceService } from '@masthead/proto/billing';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
+import { IdentityProviderServiceService } from '@masthead/proto/identity/idp';
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
 import type { GatewayConfig } from './config.js';
 
@@ -18,6 +19,7 @@ export type ServiceName = 'accounts' | 'identity' | 'catalog' | 'billing' | 'com
 export interface ServiceClients {
   accounts: ServiceClient<typeof AccountsServiceService>;
   identity: ServiceClient<typeof IdentityServiceService>;
+  identityProvider: ServiceClient<typeof IdentityProviderServiceService>;
   catalog: ServiceClient<typeof CatalogServiceService>;
   billing: ServiceClient<typeof BillingServiceService>;
   community: ServiceClient<typeof CommunityServiceService>;
@@ -42,6 +44,7 @@ export function createServiceClients(config: GatewayConfig, interceptors: Interc
   return {
     accounts: createServiceClient(AccountsServiceService, addresses.accounts, options),
     identity: createServiceClient(IdentityServiceService, addresses.identity, options),
+    identityProvider: createServiceClient(IdentityProviderServiceService, addresses.identity, options),
     catalog: createServiceClient(CatalogServiceService, addresses.catalog, options),
     billing: createServiceClient(BillingServiceService, addresses.billing, options),
     community: createServiceClient(CommunityServiceService, addresses.community, options),

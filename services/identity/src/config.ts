@@ -28,7 +28,10 @@ export const identityEnv = {
    * host:port of the Firebase Auth emulator (document 1, section A). Development and test only:
    * the emulator's tokens are unsigned, so production refuses it (TOOLCHAIN.md).
    */
-  FIREBASE_AUTH_EMULATOR_HOST: z.string().regex(/^[\w.-]+:\d+$/, 'host:port').optional(),
+  FIREBASE_AUTH_EMULATOR_HOST: z
+    .string()
+    .regex(/^[\w.-]+:\d+$/, 'host:port')
+    .optional(),
   /** Service-account JSON file for firebase-admin; else Google application default credentials. */
   IDP_CREDENTIALS_FILE: z.string().optional(),
   /** Deadline of one call to the provider's REST API. */
@@ -51,7 +54,8 @@ export type IdentityConfig = ReturnType<typeof loadIdentityConfig>;
 function productionProblems(config: ReturnType<typeof loadConfig<typeof identityEnv>>): string[] {
   if (config.MASTHEAD_ENV !== 'production') return [];
   const problems: string[] = [];
-  if (config.FIREBASE_AUTH_EMULATOR_HOST) problems.push('FIREBASE_AUTH_EMULATOR_HOST: not allowed in production (emulator tokens are unsigned)');
+  if (config.FIREBASE_AUTH_EMULATOR_HOST)
+    problems.push('FIREBASE_AUTH_EMULATOR_HOST: not allowed in production (emulator tokens are unsigned)');
   if (config.DOCSTORE_BACKEND === 'local') problems.push('DOCSTORE_BACKEND: `local` is for development and test only');
   return problems;
 }
@@ -60,5 +64,8 @@ export function loadIdentityConfig(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(identityEnv, env);
   const problems = productionProblems(config);
   if (problems.length > 0) throw new ConfigError(problems);
-  return Object.freeze({ ...config, DOCSTORE_BACKEND: config.DOCSTORE_BACKEND ?? (config.MASTHEAD_ENV === 'production' ? 'firestore' : 'local') });
+  return Object.freeze({
+    ...config,
+    DOCSTORE_BACKEND: config.DOCSTORE_BACKEND ?? (config.MASTHEAD_ENV === 'production' ? 'firestore' : 'local'),
+  });
 }

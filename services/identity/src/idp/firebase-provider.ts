@@ -21,9 +21,7 @@ export class FirebaseProvider implements IdentityProvider {
 
   constructor(private readonly options: FirebaseOptions) {
     const emulatorHost = options.apps.emulatorHost;
-    this.restBase = emulatorHost
-      ? `http://${emulatorHost}/identitytoolkit.googleapis.com/v1`
-      : 'https://identitytoolkit.googleapis.com/v1';
+    this.restBase = emulatorHost ? `http://${emulatorHost}/identitytoolkit.googleapis.com/v1` : 'https://identitytoolkit.googleapis.com/v1';
   }
 
   async verifyIdToken(settings: ProviderSettings, idToken: string): Promise<VerifiedIdentity> {
