@@ -27,10 +27,17 @@ export function providerRefusal(restCode: string): ServiceError {
   return httpError(400, text, text);
 }
 
-/** firebase-admin's ID-token errors, as a safe 409 verify_failed. */
+/** firebase-admin refuses a token without a subject before we see it; its message names the claim. */
+const MISSING_SUBJECT = /"sub" \(subject\) claim\./;
+
+/** firebase-admin's ID-token errors, as a safe 409 verify_failed (409 empty_user_id for a missing subject). */
 export function tokenRejected(error: unknown): ServiceError {
   if (isServiceError(error)) return error;
   const code = (error as { code?: unknown })?.code;
+  const message = (error as { message?: unknown })?.message;
+  if (typeof message === 'string' && /has (no|an empty) "sub"/.test(message) && MISSING_SUBJECT.test(message)) {
+    return httpError(409, 'empty_user_id', 'The IdP token names no user');
+  }
   const text =
     code === 'auth/id-token-expired'
       ? 'The IdP token has expired'
