@@ -22,7 +22,10 @@ function docstoreContract(make: () => Docstore) {
   it('creates on first merge and returns the whole document', async () => {
     const docstore = make();
     const projectId = project();
-    expect(await docstore.mergeUser(projectId, 'uid-1', { user_id: 7, email: 'a@example.test' })).toEqual({ user_id: 7, email: 'a@example.test' });
+    expect(await docstore.mergeUser(projectId, 'uid-1', { user_id: 7, email: 'a@example.test' })).toEqual({
+      user_id: 7,
+      email: 'a@example.test',
+    });
     expect(await docstore.getUser(projectId, 'uid-1')).toEqual({ user_id: 7, email: 'a@example.test' });
   });
 

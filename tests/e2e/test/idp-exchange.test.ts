@@ -116,7 +116,10 @@ describe('POST /idp/oauth/token', () => {
       expect(locked.body).toEqual(error('authorization_fail'));
 
       await relationships.updateOne({ _id: `${tenant.resourceId}:${user.body.id}` }, { $set: { status: 'active' } });
-      await s.db('identity').collection<{ _id: number }>('users').updateOne({ _id: user.body.id }, { $set: { active: false } });
+      await s
+        .db('identity')
+        .collection<{ _id: number }>('users')
+        .updateOne({ _id: user.body.id }, { $set: { active: false } });
       expect((await exchange(tenant, person.idToken)).body).toEqual(error('authorization_fail'));
     });
 
@@ -188,7 +191,10 @@ describe('POST /idp/oauth/token', () => {
 
       expect((await exchange(tenant, session)).body).toEqual(error('verify_failed'));
       expect((await exchange(tenant, customToken)).body).toEqual(error('verify_failed'));
-      const verifyCustom = await s.api('/idp/verify-token', { method: 'POST', headers: { resource: tenant.publicKey, 'idp-token': customToken } });
+      const verifyCustom = await s.api('/idp/verify-token', {
+        method: 'POST',
+        headers: { resource: tenant.publicKey, 'idp-token': customToken },
+      });
       expect(verifyCustom.status).toBe(400);
       const asSession = await s.api('/user', { headers: { resource: tenant.publicKey, token: person.idToken } });
       expect(asSession.status).toBe(401);

@@ -26,7 +26,11 @@ describe('identity provider operations', () => {
       const person = await idp.createUser();
       const response = await signIn(tenant, { json: { email: `  ${person.email.toUpperCase()} `, password: ` ${person.password} ` } });
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ idp_user_id: person.uid, status: true, idp_token_id: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]*$/) });
+      expect(response.body).toEqual({
+        idp_user_id: person.uid,
+        status: true,
+        idp_token_id: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]*$/),
+      });
       const verified = await s.api('/idp/verify-token', {
         method: 'POST',
         headers: { resource: tenant.publicKey, 'idp-token': response.body['idp_token_id'] as string },
@@ -81,9 +85,16 @@ describe('identity provider operations', () => {
     it('returns the expiry as Y-m-d H:i:s and the provider identity', async () => {
       const tenant = await providerTenant();
       const person = await idp.createUser();
-      const response = await s.api('/idp/verify-token', { method: 'POST', headers: { resource: tenant.publicKey, 'idp-token': person.idToken } });
+      const response = await s.api('/idp/verify-token', {
+        method: 'POST',
+        headers: { resource: tenant.publicKey, 'idp-token': person.idToken },
+      });
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ status: true, expired_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), idp_user_id: person.uid });
+      expect(response.body).toEqual({
+        status: true,
+        expired_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+        idp_user_id: person.uid,
+      });
       const claims = JSON.parse(Buffer.from(person.idToken.split('.')[1]!, 'base64url').toString()) as { exp: number };
       expect(response.body['expired_at']).toBe(new Date(claims.exp * 1000).toISOString().slice(0, 19).replace('T', ' '));
     });
@@ -116,7 +127,9 @@ describe('identity provider operations', () => {
 
     it('409 verify_failed without a token', async () => {
       const tenant = await providerTenant();
-      expect((await s.api('/idp/registration', { headers: { resource: tenant.publicKey }, json: {} })).body).toEqual(error('verify_failed'));
+      expect((await s.api('/idp/registration', { headers: { resource: tenant.publicKey }, json: {} })).body).toEqual(
+        error('verify_failed'),
+      );
     });
   });
 
@@ -124,7 +137,10 @@ describe('identity provider operations', () => {
     it("revokes the identity's provider sessions", async () => {
       const tenant = await providerTenant();
       const person = await idp.createUser();
-      const response = await s.api('/idp/revoke-token', { method: 'POST', headers: { resource: tenant.publicKey, 'idp-token': person.idToken } });
+      const response = await s.api('/idp/revoke-token', {
+        method: 'POST',
+        headers: { resource: tenant.publicKey, 'idp-token': person.idToken },
+      });
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ status: true, idp_user_id: person.uid });
       const none = await s.api('/idp/revoke-token', { method: 'POST', headers: { resource: tenant.publicKey } });
@@ -151,8 +167,13 @@ describe('identity provider operations', () => {
       expect(guest.status).toBe(401);
       expect(guest.body).toEqual(error('auth_failed'));
       const ordinary = await createMember(s.stack, tenant);
-      const signedIn = await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: ordinary.email, password: ordinary.password } });
-      const unlinked = await s.api('/idp/custom-token', { headers: { resource: tenant.publicKey, token: signedIn.body['token'] as string } });
+      const signedIn = await s.api('/authorization', {
+        headers: { resource: tenant.publicKey },
+        json: { email: ordinary.email, password: ordinary.password },
+      });
+      const unlinked = await s.api('/idp/custom-token', {
+        headers: { resource: tenant.publicKey, token: signedIn.body['token'] as string },
+      });
       expect(unlinked.status).toBe(409);
       expect(unlinked.body).toEqual(error('idp_not_linked'));
     });
@@ -180,7 +201,8 @@ describe('identity provider operations', () => {
       const [tenant, other] = await Promise.all([providerTenant(), providerTenant()]);
       const linked = await linkedMember(tenant);
       const ordinary = await createMember(s.stack, tenant);
-      const check = (t: Tenant, email: string) => s.api('/idp/check/email', { headers: { resource: t.publicKey }, query: `email=${encodeURIComponent(email)}` });
+      const check = (t: Tenant, email: string) =>
+        s.api('/idp/check/email', { headers: { resource: t.publicKey }, query: `email=${encodeURIComponent(email)}` });
       expect((await check(tenant, linked.email.toUpperCase())).body).toEqual({ resource_member: true, idp_linked: true });
       expect((await check(tenant, ordinary.email)).body).toEqual({ resource_member: true, idp_linked: false });
       expect((await check(other, ordinary.email)).body).toEqual({ resource_member: false, idp_linked: false });
@@ -243,7 +265,13 @@ describe('identity provider operations', () => {
     it('409 error_fields for bad names, reserved names, nested values and long texts', async () => {
       const tenant = await providerTenant();
       const member = await linkedMember(tenant);
-      const response = await put(tenant, member.token, { 'a.b': 1, $set: 1, email: 'x@example.test', nested: { a: 1 }, long: 'x'.repeat(1001) });
+      const response = await put(tenant, member.token, {
+        'a.b': 1,
+        $set: 1,
+        email: 'x@example.test',
+        nested: { a: 1 },
+        long: 'x'.repeat(1001),
+      });
       expect(response.status).toBe(409);
       expect(response.body).toEqual({
         error: true,
@@ -263,7 +291,10 @@ describe('identity provider operations', () => {
       const tenant = await providerTenant();
       expect((await put(tenant, null, { a: 1 })).body).toEqual(error('auth_failed'));
       const ordinary = await createMember(s.stack, tenant);
-      const signedIn = await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: ordinary.email, password: ordinary.password } });
+      const signedIn = await s.api('/authorization', {
+        headers: { resource: tenant.publicKey },
+        json: { email: ordinary.email, password: ordinary.password },
+      });
       expect((await put(tenant, signedIn.body['token'] as string, { a: 1 })).body).toEqual(error('idp_not_linked'));
       const member = await linkedMember(tenant);
       const malformed = await s.api('/idp/docstore/user', {
@@ -283,7 +314,10 @@ describe('identity provider operations', () => {
       const member = await createMember(s.stack, tenant, { email: person.email });
       await s.api('/idp/oauth/token', { headers: { resource: tenant.publicKey, 'idp-token': person.idToken }, json: {} });
       const refresh = async (json: Record<string, unknown>) => {
-        const signedIn = await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: member.email, password: member.password } });
+        const signedIn = await s.api('/authorization', {
+          headers: { resource: tenant.publicKey },
+          json: { email: member.email, password: member.password },
+        });
         const body = { refresh_token: signedIn.body['refresh_token'], response_type: 'token', ...json };
         return s.api('/authorization/refresh', { headers: { resource: tenant.publicKey }, json: body });
       };
