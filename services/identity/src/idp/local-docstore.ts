@@ -32,10 +32,16 @@ export class LocalDocstore implements Docstore {
   async mergeUser(projectId: string, documentId: string, fields: DocstoreFields): Promise<DocstoreFields> {
     const set: Record<string, unknown> = { updated_at: new Date() };
     for (const [name, value] of Object.entries(fields)) set[`fields.${name}`] = value;
-    const stored = await this.model
-      .findOneAndUpdate({ _id: pathOf(projectId, documentId) }, { $set: set }, { upsert: true, new: true })
-      .lean<LocalDocument>()
-      .exec();
+    const merge = () =>
+      this.model
+        .findOneAndUpdate({ _id: pathOf(projectId, documentId) }, { $set: set }, { upsert: true, new: true })
+        .lean<LocalDocument>()
+        .exec();
+    // Two first merges of one document race to insert it; the loser's retry updates the winner's.
+    const stored = await merge().catch((error: unknown) => {
+      if (!isDuplicateKey(error)) throw error;
+      return merge();
+    });
     return stored?.fields ?? {};
   }
 
@@ -45,4 +51,5 @@ export class LocalDocstore implements Docstore {
   }
 }
 
+const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
 const pathOf = (projectId: string, documentId: string) => `${projectId}/users/${documentId}`;
