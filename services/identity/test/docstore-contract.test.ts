@@ -7,6 +7,14 @@ import { FirebaseApps } from '../src/idp/firebase-apps.js';
 import { FirestoreDocstore } from '../src/idp/firestore-docstore.js';
 import { LocalDocstore } from '../src/idp/local-docstore.js';
 
+// Provided by the root vitest globalSetup (libs/testkit/src/global-setup.ts).
+declare module 'vitest' {
+  export interface ProvidedContext {
+    mongoUrl: string;
+    idpEmulatorHost: string;
+  }
+}
+
 /**
  * The Docstore contract (ADR 0052), written once and run on every implementation. The Firestore
  * emulator cannot run on our machines (TOOLCHAIN.md), so FirestoreDocstore runs only where
