@@ -335,3 +335,29 @@ describe('identity provider operations', () => {
     });
   });
 });
+
+/** Limits on guessing and on mail (ADR 0051), in a stack of their own with small budgets. */
+describe('identity provider per-address limits', () => {
+  const s = useStack({ env: { IDP_SIGN_IN_LIMIT_PER_HOUR: '2', IDP_MAIL_LIMIT_PER_HOUR: '1', EMAIL_VALIDATION_LIMIT_PER_HOUR: '1' } });
+  const idp = idpEmulator();
+  const tooMany = { error: 'too_many_requests', error_description: expect.any(String), req_guid: anyRequestId };
+
+  it('answers 429 once an address spends its sign-in, mail and email-check budgets', async () => {
+    const tenant = await createTenant(s.stack, { settings: idp.settings() });
+    const headers = { resource: tenant.publicKey };
+    const signIn = () => s.api('/idp/sign-in', { method: 'POST', headers, json: { email: 'guess@example.test', password: 'guess' } });
+    expect((await signIn()).status).toBe(400);
+    expect((await signIn()).status).toBe(400);
+    const blocked = await signIn();
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toEqual(tooMany);
+
+    const reset = () => s.api('/idp/password-reset', { method: 'POST', headers, json: { email: 'someone@example.test' } });
+    expect((await reset()).status).toBe(200);
+    expect((await reset()).body).toEqual(tooMany);
+
+    const check = () => s.api('/idp/check/email', { headers, query: 'email=someone@example.test' });
+    expect((await check()).status).toBe(200);
+    expect((await check()).body).toEqual(tooMany);
+  });
+});
