@@ -1,7 +1,7 @@
 import { createMember, createTenant, type Tenant } from '@masthead/testkit';
 import { describe, expect, it } from 'vitest';
-import { idpEmulator, unsignedToken } from './idp-support.js';
-import { anyRequestId, anyToken, collectEvents, eventually, useStack } from './support.js';
+import { errorBody, idpEmulator, unsignedToken } from './idp-support.js';
+import { anyToken, collectEvents, eventually, useStack } from './support.js';
 
 /** The create-member flag: its first letter is the Cyrillic U+0441. */
 const FLAG = '\u0441reate_user_if_not_exist';
@@ -18,7 +18,6 @@ describe('POST /idp/oauth/token', () => {
       headers: { resource: tenant.publicKey, ...(idToken === null ? {} : { 'idp-token': idToken }) },
       json: json ?? {},
     });
-  const error = (code: string) => ({ error: code, error_description: expect.any(String), req_guid: anyRequestId });
 
   it('registers a new identity (201, user_signup), then signs the linked identity in (200, user_login)', async () => {
     const tenant = await providerTenant();
@@ -48,7 +47,7 @@ describe('POST /idp/oauth/token', () => {
     const member = await createMember(s.stack, tenant);
     const person = await idp.createUser({ email: member.email });
     // Anyone can create a provider identity with someone's address; only a verified one links.
-    expect((await exchange(tenant, person.idToken)).body).toEqual(error('verify_failed'));
+    expect((await exchange(tenant, person.idToken)).body).toEqual(errorBody('verify_failed'));
 
     await idp.verifyEmail(person.uid);
     const response = await exchange(tenant, await idp.signIn(person.email, person.password));
@@ -64,7 +63,7 @@ describe('POST /idp/oauth/token', () => {
       const person = await idp.createUser();
       const response = await exchange(tenant, person.idToken, { [FLAG]: false });
       expect(response.status).toBe(403);
-      expect(response.body).toEqual(error('user_resource_not_exist'));
+      expect(response.body).toEqual(errorBody('user_resource_not_exist'));
       expect(await s.db('identity').collection('users').findOne({ email: person.email })).toBeNull();
     });
 
@@ -72,7 +71,7 @@ describe('POST /idp/oauth/token', () => {
       const [home, other] = await Promise.all([providerTenant(), providerTenant()]);
       const person = await idp.createUser();
       expect((await exchange(home, person.idToken)).status).toBe(201);
-      expect((await exchange(other, person.idToken, { [FLAG]: false })).body).toEqual(error('user_resource_not_exist'));
+      expect((await exchange(other, person.idToken, { [FLAG]: false })).body).toEqual(errorBody('user_resource_not_exist'));
       const joined = await exchange(other, person.idToken, { [FLAG]: true });
       expect(joined.status).toBe(200);
       expect(joined.body).toEqual({ token: anyToken, existed: true });
@@ -113,14 +112,14 @@ describe('POST /idp/oauth/token', () => {
       await relationships.updateOne({ _id: `${tenant.resourceId}:${user.body.id}` }, { $set: { status: 'locked' } });
       const locked = await exchange(tenant, person.idToken);
       expect(locked.status).toBe(401);
-      expect(locked.body).toEqual(error('authorization_fail'));
+      expect(locked.body).toEqual(errorBody('authorization_fail'));
 
       await relationships.updateOne({ _id: `${tenant.resourceId}:${user.body.id}` }, { $set: { status: 'active' } });
       await s
         .db('identity')
         .collection<{ _id: number }>('users')
         .updateOne({ _id: user.body.id }, { $set: { active: false } });
-      expect((await exchange(tenant, person.idToken)).body).toEqual(error('authorization_fail'));
+      expect((await exchange(tenant, person.idToken)).body).toEqual(errorBody('authorization_fail'));
     });
 
     it('409 service_not_active where the resource has no provider enabled', async () => {
@@ -128,7 +127,7 @@ describe('POST /idp/oauth/token', () => {
       const person = await idp.createUser();
       const response = await exchange(tenant, person.idToken);
       expect(response.status).toBe(409);
-      expect(response.body).toEqual(error('service_not_active'));
+      expect(response.body).toEqual(errorBody('service_not_active'));
     });
 
     it.each([
@@ -152,14 +151,14 @@ describe('POST /idp/oauth/token', () => {
             : kind;
       const response = await exchange(tenant, token);
       expect(response.status).toBe(409);
-      expect(response.body).toEqual(error('verify_failed'));
+      expect(response.body).toEqual(errorBody('verify_failed'));
     });
 
     it('409 empty_user_id for a token without a subject', async () => {
       const tenant = await providerTenant();
       const response = await exchange(tenant, unsignedToken(idp.projectId, { email: 'nobody@example.test' }));
       expect(response.status).toBe(409);
-      expect(response.body).toEqual(error('empty_user_id'));
+      expect(response.body).toEqual(errorBody('empty_user_id'));
     });
 
     it('409 verify_failed for an invitation it cannot accept, before writing anything', async () => {
@@ -167,7 +166,7 @@ describe('POST /idp/oauth/token', () => {
       const person = await idp.createUser();
       const response = await exchange(tenant, person.idToken, { invite: '  TEAM-INVITE-1 ' });
       expect(response.status).toBe(409);
-      expect(response.body).toEqual(error('verify_failed'));
+      expect(response.body).toEqual(errorBody('verify_failed'));
       expect(await s.db('identity').collection('users').findOne({ email: person.email })).toBeNull();
     });
 
@@ -181,7 +180,7 @@ describe('POST /idp/oauth/token', () => {
       expect(odd.status).toBe(200);
       const unicode = await exchange(tenant, person.idToken, { invite: '\u0000\u202e\ud83d\ude00'.repeat(100) });
       expect(unicode.status).toBe(409);
-      expect(unicode.body).toEqual(error('verify_failed'));
+      expect(unicode.body).toEqual(errorBody('verify_failed'));
     });
   });
 
@@ -194,8 +193,8 @@ describe('POST /idp/oauth/token', () => {
       expect(custom.status).toBe(200);
       const customToken = custom.body['idp_custom_token'] as string;
 
-      expect((await exchange(tenant, session)).body).toEqual(error('verify_failed'));
-      expect((await exchange(tenant, customToken)).body).toEqual(error('verify_failed'));
+      expect((await exchange(tenant, session)).body).toEqual(errorBody('verify_failed'));
+      expect((await exchange(tenant, customToken)).body).toEqual(errorBody('verify_failed'));
       const verifyCustom = await s.api('/idp/verify-token', {
         method: 'POST',
         headers: { resource: tenant.publicKey, 'idp-token': customToken },
@@ -203,7 +202,7 @@ describe('POST /idp/oauth/token', () => {
       expect(verifyCustom.status).toBe(400);
       const asSession = await s.api('/user', { headers: { resource: tenant.publicKey, token: person.idToken } });
       expect(asSession.status).toBe(401);
-      expect(asSession.body).toEqual(error('auth_failed'));
+      expect(asSession.body).toEqual(errorBody('auth_failed'));
       const asRefresh = await s.api('/authorization/refresh', {
         headers: { resource: tenant.publicKey },
         json: { refresh_token: person.idToken, response_type: 'token' },

@@ -1,6 +1,6 @@
 import { createMember, createTenant, type Tenant } from '@masthead/testkit';
 import { describe, expect, it } from 'vitest';
-import { idpEmulator } from './idp-support.js';
+import { dynamicErrorBody, errorBody, idpEmulator } from './idp-support.js';
 import { anyRequestId, useStack } from './support.js';
 
 /** Document 1, section A except the exchange (idp-exchange.test.ts); designs in ADR 0051. */
@@ -8,8 +8,6 @@ describe('identity provider operations', () => {
   const s = useStack();
   const idp = idpEmulator();
   const providerTenant = (host?: string) => createTenant(s.stack, { settings: idp.settings(), ...(host ? { host } : {}) });
-  const error = (code: string) => ({ error: code, error_description: expect.any(String), req_guid: anyRequestId });
-  const dynamic = (text: string) => ({ error: text, error_description: text, req_guid: anyRequestId });
   /** A member signed in through the exchange, linked to a provider identity. */
   const linkedMember = async (tenant: Tenant) => {
     const person = await idp.createUser();
@@ -44,8 +42,8 @@ describe('identity provider operations', () => {
       const wrong = await signIn(tenant, { json: { email: person.email, password: 'not-the-password' } });
       const unknown = await signIn(tenant, { json: { email: 'nobody-here@example.test', password: 'whatever' } });
       expect(wrong.status).toBe(400);
-      expect(wrong.body).toEqual(dynamic('Invalid email or password'));
-      expect(unknown.body).toEqual(dynamic('Invalid email or password'));
+      expect(wrong.body).toEqual(dynamicErrorBody('Invalid email or password'));
+      expect(unknown.body).toEqual(dynamicErrorBody('Invalid email or password'));
     });
 
     it.each([
@@ -57,7 +55,7 @@ describe('identity provider operations', () => {
       const tenant = await providerTenant();
       const response = await signIn(tenant, request);
       expect(response.status).toBe(400);
-      expect(response.body).toEqual(error('incorrect_data'));
+      expect(response.body).toEqual(errorBody('incorrect_data'));
     });
 
     it.each([
@@ -72,12 +70,12 @@ describe('identity provider operations', () => {
       const tenant = await providerTenant();
       const response = await signIn(tenant, { json });
       expect(response.status).toBe(409);
-      expect(response.body).toEqual(error(code));
+      expect(response.body).toEqual(errorBody(code));
     });
 
     it('409 service_not_active without a provider', async () => {
       const tenant = await createTenant(s.stack);
-      expect((await signIn(tenant, { json: { email: 'a@example.test', password: 'x' } })).body).toEqual(error('service_not_active'));
+      expect((await signIn(tenant, { json: { email: 'a@example.test', password: 'x' } })).body).toEqual(errorBody('service_not_active'));
     });
   });
 
@@ -103,10 +101,10 @@ describe('identity provider operations', () => {
       const tenant = await providerTenant();
       const empty = await s.api('/idp/verify-token', { method: 'POST', headers: { resource: tenant.publicKey } });
       expect(empty.status).toBe(400);
-      expect(empty.body).toEqual(dynamic('Empty IdP Token'));
+      expect(empty.body).toEqual(dynamicErrorBody('Empty IdP Token'));
       const bad = await s.api('/idp/verify-token', { method: 'POST', headers: { resource: tenant.publicKey, 'idp-token': 'a.b.c' } });
       expect(bad.status).toBe(400);
-      expect(bad.body).toEqual(dynamic('The IdP token is invalid'));
+      expect(bad.body).toEqual(dynamicErrorBody('The IdP token is invalid'));
     });
   });
 
@@ -128,7 +126,7 @@ describe('identity provider operations', () => {
     it('409 verify_failed without a token', async () => {
       const tenant = await providerTenant();
       expect((await s.api('/idp/registration', { headers: { resource: tenant.publicKey }, json: {} })).body).toEqual(
-        error('verify_failed'),
+        errorBody('verify_failed'),
       );
     });
   });
@@ -144,7 +142,7 @@ describe('identity provider operations', () => {
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ status: true, idp_user_id: person.uid });
       const none = await s.api('/idp/revoke-token', { method: 'POST', headers: { resource: tenant.publicKey } });
-      expect(none.body).toEqual(error('verify_failed'));
+      expect(none.body).toEqual(errorBody('verify_failed'));
     });
   });
 
@@ -165,7 +163,7 @@ describe('identity provider operations', () => {
       const member = await linkedMember(tenant);
       const guest = await s.api('/idp/custom-token', { headers: { resource: tenant.publicKey, 'idp-token': member.idToken } });
       expect(guest.status).toBe(401);
-      expect(guest.body).toEqual(error('auth_failed'));
+      expect(guest.body).toEqual(errorBody('auth_failed'));
       const ordinary = await createMember(s.stack, tenant);
       const signedIn = await s.api('/authorization', {
         headers: { resource: tenant.publicKey },
@@ -175,7 +173,7 @@ describe('identity provider operations', () => {
         headers: { resource: tenant.publicKey, token: signedIn.body['token'] as string },
       });
       expect(unlinked.status).toBe(409);
-      expect(unlinked.body).toEqual(error('idp_not_linked'));
+      expect(unlinked.body).toEqual(errorBody('idp_not_linked'));
     });
   });
 
@@ -191,8 +189,8 @@ describe('identity provider operations', () => {
 
     it('409 service_not_active without a provider, 404 resource_not_exists without a resource', async () => {
       const tenant = await createTenant(s.stack, { settings: { idp_auth: false, idp_web_app_config: idp.settings().idp_web_app_config } });
-      expect((await s.api('/idp/account', { headers: { resource: tenant.publicKey } })).body).toEqual(error('service_not_active'));
-      expect((await s.api('/idp/account')).body).toEqual(error('resource_not_exists'));
+      expect((await s.api('/idp/account', { headers: { resource: tenant.publicKey } })).body).toEqual(errorBody('service_not_active'));
+      expect((await s.api('/idp/account')).body).toEqual(errorBody('resource_not_exists'));
     });
   });
 
@@ -213,7 +211,7 @@ describe('identity provider operations', () => {
       const tenant = await providerTenant();
       const response = await s.api('/idp/check/email', { headers: { resource: tenant.publicKey }, query });
       expect(response.status).toBe(409);
-      expect(response.body).toEqual(error('invalid_email'));
+      expect(response.body).toEqual(errorBody('invalid_email'));
     });
   });
 
@@ -227,7 +225,7 @@ describe('identity provider operations', () => {
         expect(response.body).toEqual({ status: true });
       }
       const bad = await s.api('/idp/password-reset', { method: 'POST', headers: { resource: tenant.publicKey }, json: { email: 'nope' } });
-      expect(bad.body).toEqual(error('invalid_email'));
+      expect(bad.body).toEqual(errorBody('invalid_email'));
     });
 
     it('POST /idp/email-auth-link sends a sign-in link that leads back to the resource host only', async () => {
@@ -237,9 +235,11 @@ describe('identity provider operations', () => {
       const sent = await send({ email: person.email, continue_url: 'https://news.example.test/welcome' });
       expect(sent.status).toBe(200);
       expect(sent.body).toEqual({ status: true });
-      expect((await send({ email: person.email, continue_url: 'https://evil.example/steal' })).body).toEqual(error('invalid_continue_url'));
-      expect((await send({ email: person.email })).body).toEqual(error('invalid_continue_url'));
-      expect((await send({ continue_url: 'https://news.example.test/' })).body).toEqual(error('invalid_email'));
+      expect((await send({ email: person.email, continue_url: 'https://evil.example/steal' })).body).toEqual(
+        errorBody('invalid_continue_url'),
+      );
+      expect((await send({ email: person.email })).body).toEqual(errorBody('invalid_continue_url'));
+      expect((await send({ continue_url: 'https://news.example.test/' })).body).toEqual(errorBody('invalid_email'));
     });
   });
 
@@ -289,13 +289,13 @@ describe('identity provider operations', () => {
 
     it('401 auth_failed for a guest, 409 idp_not_linked for an ordinary member, 400 for malformed JSON', async () => {
       const tenant = await providerTenant();
-      expect((await put(tenant, null, { a: 1 })).body).toEqual(error('auth_failed'));
+      expect((await put(tenant, null, { a: 1 })).body).toEqual(errorBody('auth_failed'));
       const ordinary = await createMember(s.stack, tenant);
       const signedIn = await s.api('/authorization', {
         headers: { resource: tenant.publicKey },
         json: { email: ordinary.email, password: ordinary.password },
       });
-      expect((await put(tenant, signedIn.body['token'] as string, { a: 1 })).body).toEqual(error('idp_not_linked'));
+      expect((await put(tenant, signedIn.body['token'] as string, { a: 1 })).body).toEqual(errorBody('idp_not_linked'));
       const member = await linkedMember(tenant);
       const malformed = await s.api('/idp/docstore/user', {
         method: 'PUT',
@@ -303,7 +303,7 @@ describe('identity provider operations', () => {
         raw: '{"a": ',
       });
       expect(malformed.status).toBe(400);
-      expect(malformed.body).toEqual(error('incorrect_data'));
+      expect(malformed.body).toEqual(errorBody('incorrect_data'));
     });
   });
 
@@ -340,7 +340,7 @@ describe('identity provider operations', () => {
 describe('identity provider per-address limits', () => {
   const s = useStack({ env: { IDP_SIGN_IN_LIMIT_PER_HOUR: '2', IDP_MAIL_LIMIT_PER_HOUR: '1', EMAIL_VALIDATION_LIMIT_PER_HOUR: '1' } });
   const idp = idpEmulator();
-  const tooMany = { error: 'too_many_requests', error_description: expect.any(String), req_guid: anyRequestId };
+  const tooMany = errorBody('too_many_requests');
 
   it('answers 429 once an address spends its sign-in, mail and email-check budgets', async () => {
     const tenant = await createTenant(s.stack, { settings: idp.settings() });

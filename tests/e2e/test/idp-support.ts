@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
+import { anyRequestId } from './support.js';
 
 /**
  * The run's Firebase Auth emulator (libs/testkit global setup), driven through its REST API the
@@ -72,3 +73,9 @@ export function unsignedToken(projectId: string, claims: Record<string, unknown>
   };
   return `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url(payload)}.`;
 }
+
+/** The spec's error envelope with a code (document 1, Errors). */
+export const errorBody = (code: string) => ({ error: code, error_description: expect.any(String), req_guid: anyRequestId });
+
+/** The envelope of an error whose `error` is a dynamic text (section A's 400s). */
+export const dynamicErrorBody = (text: string) => ({ error: text, error_description: text, req_guid: anyRequestId });

@@ -1,5 +1,6 @@
 import { httpError } from '@masthead/core/errors';
 import type { Logger } from '@masthead/core/logging';
+import { isDuplicateKey } from '@masthead/core/mongo';
 import type { Resource } from '@masthead/proto/accounts';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { RelationshipRecord } from '../relationships/relationship.schema.js';
@@ -38,7 +39,6 @@ interface LinkerDeps {
 const authorizationFail = () => httpError(401, 'authorization_fail', 'The account is inactive or its access to this resource is locked');
 const notMember = () => httpError(403, 'user_resource_not_exist', 'The user is not a member of this resource');
 const isBlocked = (relationship: RelationshipRecord | null) => relationship !== null && relationship.status !== 'active';
-const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
 
 /**
  * The member of a verified provider identity in a resource: the linked user, else the user of

@@ -1,3 +1,4 @@
+import { isDuplicateKey } from '@masthead/core/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /** Ties one provider identity (project + UID) to one user. */
@@ -23,8 +24,6 @@ const linkSchema = new Schema<IdpLinkRecord>(
 // Serves "the member's identity in this project" (custom token, docstore, refresh); unique so
 // that a user has at most one identity per provider project.
 linkSchema.index({ user_id: 1, project_id: 1 }, { unique: true });
-
-const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
 
 export class IdpLinkRepository {
   private readonly model: Model<IdpLinkRecord>;

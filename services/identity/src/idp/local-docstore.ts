@@ -1,3 +1,4 @@
+import { isDuplicateKey } from '@masthead/core/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { Docstore, DocstoreFields } from './docstore.js';
 
@@ -51,5 +52,4 @@ export class LocalDocstore implements Docstore {
   }
 }
 
-const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
 const pathOf = (projectId: string, documentId: string) => `${projectId}/users/${documentId}`;
