@@ -8,6 +8,8 @@ describe('identity provider operations', () => {
   const s = useStack();
   const idp = idpEmulator();
   const providerTenant = (host?: string) => createTenant(s.stack, { settings: idp.settings(), ...(host ? { host } : {}) });
+  const verify = (tenant: Tenant, idToken?: string) =>
+    s.api('/idp/verify-token', { method: 'POST', headers: { resource: tenant.publicKey, ...(idToken ? { 'idp-token': idToken } : {}) } });
   /** A member signed in through the exchange, linked to a provider identity. */
   const linkedMember = async (tenant: Tenant) => {
     const person = await idp.createUser();
@@ -29,10 +31,7 @@ describe('identity provider operations', () => {
         status: true,
         idp_token_id: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]*$/),
       });
-      const verified = await s.api('/idp/verify-token', {
-        method: 'POST',
-        headers: { resource: tenant.publicKey, 'idp-token': response.body['idp_token_id'] as string },
-      });
+      const verified = await verify(tenant, response.body['idp_token_id'] as string);
       expect(verified.body).toMatchObject({ status: true, idp_user_id: person.uid });
     });
 
@@ -83,10 +82,7 @@ describe('identity provider operations', () => {
     it('returns the expiry as Y-m-d H:i:s and the provider identity', async () => {
       const tenant = await providerTenant();
       const person = await idp.createUser();
-      const response = await s.api('/idp/verify-token', {
-        method: 'POST',
-        headers: { resource: tenant.publicKey, 'idp-token': person.idToken },
-      });
+      const response = await verify(tenant, person.idToken);
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
         status: true,
@@ -99,10 +95,10 @@ describe('identity provider operations', () => {
 
     it('400 Empty IdP Token without the header, 400 with a safe text for a bad token', async () => {
       const tenant = await providerTenant();
-      const empty = await s.api('/idp/verify-token', { method: 'POST', headers: { resource: tenant.publicKey } });
+      const empty = await verify(tenant);
       expect(empty.status).toBe(400);
       expect(empty.body).toEqual(dynamicErrorBody('Empty IdP Token'));
-      const bad = await s.api('/idp/verify-token', { method: 'POST', headers: { resource: tenant.publicKey, 'idp-token': 'a.b.c' } });
+      const bad = await verify(tenant, 'a.b.c');
       expect(bad.status).toBe(400);
       expect(bad.body).toEqual(dynamicErrorBody('The IdP token is invalid'));
     });
@@ -154,7 +150,7 @@ describe('identity provider operations', () => {
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ status: true, idp_custom_token: expect.any(String) });
       const idToken = await idp.exchangeCustomToken(response.body['idp_custom_token'] as string);
-      const verified = await s.api('/idp/verify-token', { method: 'POST', headers: { resource: tenant.publicKey, 'idp-token': idToken } });
+      const verified = await verify(tenant, idToken);
       expect(verified.body).toMatchObject({ idp_user_id: member.uid });
     });
 
@@ -324,10 +320,7 @@ describe('identity provider operations', () => {
       const response = await refresh({ with_idp_token: true, with_idp_custom_token: 1 });
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ 'idp-token': expect.any(String), 'idp-custom-token': expect.any(String) });
-      const verified = await s.api('/idp/verify-token', {
-        method: 'POST',
-        headers: { resource: tenant.publicKey, 'idp-token': response.body['idp-token'] as string },
-      });
+      const verified = await verify(tenant, response.body['idp-token'] as string);
       expect(verified.body).toMatchObject({ idp_user_id: person.uid });
       const plain = await refresh({});
       expect(plain.body).not.toHaveProperty('idp-token');
