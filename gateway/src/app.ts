@@ -14,6 +14,7 @@ import { bodyDecoder } from './http/body.js';
 import { cors } from './http/cors.js';
 import { errorRenderer, routeNotFound } from './http/envelope.js';
 import { healthRouter } from './http/health.js';
+import { multipartDecoder } from './http/multipart.js';
 import { requestId } from './http/request-id.js';
 import { buildApiRouter } from './routes/router.js';
 import { ROUTES } from './routes/table.js';
@@ -58,6 +59,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   app.use(healthRouter(serviceAddressesOf(config)));
   app.use(cors(resources, config.CORS_ALLOWED_ORIGINS));
   app.use(bodyDecoder(config.BODY_LIMIT));
+  app.use(multipartDecoder(config.PHOTO_MAX_BYTES));
   app.use('/api/v1', buildApiRouter(ROUTES, new SharedChecks(resources, clients.identity, { keys: serviceKeys, usage }), clients));
   app.use(routeNotFound);
   app.use(errorRenderer(logger));
