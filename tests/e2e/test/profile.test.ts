@@ -151,14 +151,14 @@ describe('member profile writes', () => {
     expect((await s.api('/user/tags', { headers: b })).body).toEqual({ tags: [] });
   });
 
-  it.each([
-    [['ok-tag', 'no'], 'too short'],
-    [['x'.repeat(26)], 'too long'],
-    [[''], 'empty'],
-    [[{ slug: 'object' }], 'an object'],
-    [[['nested']], 'an array'],
-    [[123], 'a number'],
-  ])('refuses tags %j (%s) and writes nothing', async (tags) => {
+  it.each<{ tags: unknown[]; reason: string }>([
+    { tags: ['ok-tag', 'no'], reason: 'too short' },
+    { tags: ['x'.repeat(26)], reason: 'too long' },
+    { tags: [''], reason: 'empty' },
+    { tags: [{ slug: 'object' }], reason: 'an object' },
+    { tags: [['nested']], reason: 'an array' },
+    { tags: [123], reason: 'a number' },
+  ])('refuses tags $tags ($reason) and writes nothing', async ({ tags }) => {
     const { headers } = await signedIn(s);
     await put(s, headers, { tags: ['kept'] });
     const response = await put(s, headers, { tags, first_name: 'Not written' });
