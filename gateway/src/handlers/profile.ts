@@ -63,10 +63,10 @@ export const hasPassword: RouteHandler = async (context, _req, { profile }) => {
  */
 export const uploadPhoto: RouteHandler = async (context, req, { profile }) => {
   const file = req.uploadedFile;
+  if (file?.truncated) throw httpError(413, 'photo_too_large', 'The photo is larger than this service accepts');
   if (!file || file.field !== 'photo' || file.content.length === 0) {
     throw httpError(409, 'photo_required', 'Send the image as the multipart/form-data field photo');
   }
-  if (file.truncated) throw httpError(413, 'photo_too_large', 'The photo is larger than this service accepts');
   const user = await profile.uploadPhoto({ ...memberOf(context), content: file.content }, { requestId: context.requestId });
   return { body: serializeUser(user) };
 };

@@ -27,7 +27,9 @@ export const isMultipart = (req: Request): boolean => /^multipart\/form-data\b/i
  * checks, what a missing or over-long file means. Other content types pass untouched.
  */
 export function multipartDecoder(maxFileBytes: number) {
-  return (req: Request, _res: Response, next: NextFunction): void => {
+  // Room for the part headers and small fields around the file; beyond it the upload is refused.
+  const maxBodyBytes = maxFileBytes + 64 * 1024;
+  return (req: Request, res: Response, next: NextFunction): void => {
     if (!isMultipart(req) || req.method === 'GET') return next();
     let parser: busboy.Busboy;
     try {
@@ -54,6 +56,17 @@ export function multipartDecoder(maxFileBytes: number) {
       });
     });
     parser.on('close', finish);
+    // A body far over the limit is not read to its end: the answer comes now and the
+    // connection closes after it.
+    let received = 0;
+    req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received <= maxBodyBytes || done) return;
+      file = { field: file?.field ?? 'photo', chunks: [], truncated: true };
+      req.unpipe(parser);
+      res.setHeader('connection', 'close');
+      finish();
+    });
     // A malformed body counts as no file; the rest of the request is drained.
     parser.on('error', () => {
       req.unpipe(parser);

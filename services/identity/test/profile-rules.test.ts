@@ -75,6 +75,7 @@ describe('parseProfileChanges', () => {
     expect(parseProfileChanges({ tags: [] }).tags).toEqual([]);
     expect(parseProfileChanges({ tags: 'alpha' }).tags).toBeUndefined();
     expect(fieldsOf({ tags: ['ab'] })).toEqual({ tags: 'each tag is a string of 3 to 25 characters' });
+    expect(fieldsOf({ tags: Array.from({ length: 101 }, (_, i) => `tag-${i}`) })).toEqual({ tags: 'at most 100 tags' });
   });
 
   it('refuses email unless null, and nick names outside 3 to 64 after filtering', () => {
@@ -87,7 +88,8 @@ describe('parseProfileChanges', () => {
 
   it('refuses extra that MongoDB or UTF-8 cannot store, and too much of it', () => {
     expect(fieldsOf({ extra: { 'a.b': 1 } })).toEqual({ extra: 'keys are 1 to 64 letters, digits, _ or -' });
-    expect(fieldsOf({ extra: { a: [{ $gt: 1 }] } })).toEqual({ extra: 'nested keys must not start with $ or contain dots' });
+    expect(fieldsOf({ extra: { a: { '': 1 } } })).toEqual({ extra: 'nested keys must not be empty, start with $ or contain dots' });
+    expect(fieldsOf({ extra: { a: [{ $gt: 1 }] } })).toEqual({ extra: 'nested keys must not be empty, start with $ or contain dots' });
     expect(fieldsOf({ extra: { a: 'x\ud800' } })).toEqual({ extra: 'must be valid Unicode text' });
     expect(fieldsOf({ extra: { a: 'x'.repeat(70_000) } })).toEqual({ extra: 'at most 65536 bytes' });
     expect(parseProfileChanges({ extra: { note: 'two\nlines' } }).extra).toEqual({ note: 'two\nlines' });

@@ -218,7 +218,7 @@ describe('member profile writes', () => {
     const nested = await put(s, headers, { extra: { ok: { $set: 1 } } });
     expect(nested.body).toEqual({
       error: true,
-      error_fields: { extra: 'nested keys must not start with $ or contain dots' },
+      error_fields: { extra: 'nested keys must not be empty, start with $ or contain dots' },
       req_guid: anyRequestId,
     });
 

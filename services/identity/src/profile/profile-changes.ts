@@ -21,6 +21,8 @@ export type TextField = (typeof TEXT_FIELDS)[number];
 export const MAX_TEXT_LENGTH = 255;
 export const NICK_NAME_LENGTH = { min: 3, max: 64 } as const;
 export const TAG_LENGTH = { min: 3, max: 25 } as const;
+/** Bounds the work of one replacement; far above any real tag list. */
+export const MAX_TAGS = 100;
 /** Bounds one request's extra (serialized), far below a document's 16 MiB. */
 export const MAX_EXTRA_BYTES = 64 * 1024;
 const EXTRA_KEY = /^[A-Za-z0-9_-]{1,64}$/;
@@ -129,7 +131,8 @@ function storableProblem(value: unknown): string | null {
   if (Array.isArray(value)) return value.map(storableProblem).find((problem) => problem !== null) ?? null;
   if (!isPlainObject(value)) return null;
   for (const [key, nested] of Object.entries(value)) {
-    if (key.startsWith('$') || key.includes('.') || key.includes('\0')) return 'nested keys must not start with $ or contain dots';
+    if (key === '' || key.startsWith('$') || key.includes('.') || key.includes('\0'))
+      return 'nested keys must not be empty, start with $ or contain dots';
     if (hasLoneSurrogate(key)) return 'must be valid Unicode text';
     const problem = storableProblem(nested);
     if (problem) return problem;
@@ -156,7 +159,11 @@ function readLanguage(body: Record<string, unknown>, changes: ProfileChanges, er
 function readTags(value: unknown, changes: ProfileChanges, errors: FieldErrors): void {
   // "non-array input ignored" (document 1, section C).
   if (!Array.isArray(value)) return;
-  const slugs: string[] = [];
+  if (value.length > MAX_TAGS) {
+    errors['tags'] = `at most ${MAX_TAGS} tags`;
+    return;
+  }
+  const slugs = new Set<string>();
   for (const item of value) {
     const slug = typeof item === 'string' ? tagSlug(item) : '';
     const length = codePointLength(slug);
@@ -164,7 +171,7 @@ function readTags(value: unknown, changes: ProfileChanges, errors: FieldErrors):
       errors['tags'] = `each tag is a string of ${TAG_LENGTH.min} to ${TAG_LENGTH.max} characters`;
       return;
     }
-    if (!slugs.includes(slug)) slugs.push(slug);
+    slugs.add(slug);
   }
-  changes.tags = slugs;
+  changes.tags = [...slugs];
 }
