@@ -120,7 +120,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
         name: 'masthead.identity.v1.ProfileService',
         definition: ProfileServiceService,
         implementation: profileHandlers(
-          await createProfileWrites({ runtime, config, accounts, users, relationships, sessionRepository, hasher, throttle }),
+          await createProfileWrites({ runtime, config, accounts, users, relationships, sessionRepository, hasher, throttle, access }),
         ),
       },
     ],

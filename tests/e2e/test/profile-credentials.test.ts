@@ -14,7 +14,10 @@ const MAX_BYTES = 64 * 1024;
 
 /** Resource passwords and photo upload (document 1, section C; docs/adr/0062, 0063). */
 describe('member credentials and photo', () => {
-  const s = useStack({ env: { PHOTO_STORAGE_DIR: PHOTO_DIR, PHOTO_PUBLIC_URL: PHOTO_URL, PHOTO_MAX_BYTES: String(MAX_BYTES) } });
+  // Session checks cached for a minute (ADR 0042): a revocation is seen only through identity's announcement.
+  const s = useStack({
+    env: { PHOTO_STORAGE_DIR: PHOTO_DIR, PHOTO_PUBLIC_URL: PHOTO_URL, PHOTO_MAX_BYTES: String(MAX_BYTES), AUTH_CACHE_TTL_MS: '60000' },
+  });
   const resourcePassword = 'a resource passphrase';
 
   describe('resource password', () => {
@@ -68,6 +71,8 @@ describe('member credentials and photo', () => {
       const { tenant, member, headers } = await signedIn(s);
       await s.api('/user/password', { headers, json: { password: resourcePassword } });
       const otherToken = (await signIn(s, tenant, member.email, resourcePassword)).body['token'] as string;
+      const other = { resource: tenant.publicKey, token: otherToken };
+      expect((await s.api('/user', { headers: other })).status).toBe(200);
       const events = collectEvents(s.nats, 'user_password_changed');
       await s.nats.flush();
 
@@ -78,8 +83,10 @@ describe('member credentials and photo', () => {
       });
       expect(changed).toMatchObject({ status: 200, body: { result: true, revoked_sessions: 1 } });
       expect((await s.api('/user', { headers })).status).toBe(200);
-      const revoked = await s.api('/user', { headers: { resource: tenant.publicKey, token: otherToken } });
-      expect(revoked.status).toBe(401);
+      const revoked = await eventually(async () => {
+        const response = await s.api('/user', { headers: other });
+        return response.status === 401 ? response : undefined;
+      }, 2000);
       expect(revoked.body).toMatchObject({ error: 'token_expired' });
       expect((await signIn(s, tenant, member.email, resourcePassword)).status).toBe(401);
       expect((await signIn(s, tenant, member.email, 'a brand new passphrase')).status).toBe(200);

@@ -2,6 +2,7 @@ import { fieldError, httpError, type FieldErrors } from '@masthead/core/errors';
 import type { EventPublisher } from '@masthead/core/events';
 import type { UpdateProfileResponse } from '@masthead/proto/identity/profile';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
+import type { AccessAnnouncer } from '../sessions/access-announcer.js';
 import { toUserMessage } from '../users/user.projection.js';
 import type { NewUser, UserRepository } from '../users/user.repository.js';
 import type { LanguageLookup } from './language-lookup.js';
@@ -18,6 +19,8 @@ interface ProfileUpdateDeps {
   tags: TagRepository;
   languages: LanguageLookup;
   events: EventPublisher;
+  /** The projection changed: gateways drop their cached session checks of the member (ADR 0042). */
+  access: AccessAnnouncer;
 }
 
 /** Event names of PUT /user (ADR 0009, 0061). */
@@ -55,6 +58,7 @@ export class ProfileUpdateService {
     if (changes.extra) await relationships.mergeExtra(resourceId, userId, changes.extra);
     if (changes.tags) await this.deps.tags.replace(userId, resourceId, changes.tags);
 
+    await this.deps.access.memberChanged(userId, null, 'profile_updated');
     await this.publish(userId, resourceId, changes, before?.extra ?? {});
     const [updated, relationship] = await Promise.all([this.deps.users.findById(userId), relationships.find(resourceId, userId)]);
     return {

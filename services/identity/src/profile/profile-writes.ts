@@ -5,6 +5,7 @@ import type { AccountsServiceService } from '@masthead/proto/accounts';
 import type { IdentityConfig } from '../config.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
+import type { AccessAnnouncer } from '../sessions/access-announcer.js';
 import type { SessionRepository } from '../sessions/session.repository.js';
 import type { SignInThrottle } from '../throttling/sign-in-throttle.js';
 import type { UserRepository } from '../users/user.repository.js';
@@ -25,11 +26,12 @@ interface ProfileWritesDeps {
   sessionRepository: SessionRepository;
   hasher: PasswordHasher;
   throttle: SignInThrottle;
+  access: AccessAnnouncer;
 }
 
 /** The profile area's part of the composition root (app.ts): its repositories and services. */
 export async function createProfileWrites(deps: ProfileWritesDeps) {
-  const { runtime, users, relationships } = deps;
+  const { runtime, users, relationships, access } = deps;
   const tags = new TagRepository(runtime.db);
   await tags.ready();
   const events = runtime.events;
@@ -42,6 +44,7 @@ export async function createProfileWrites(deps: ProfileWritesDeps) {
       tags,
       languages: new LanguageLookup(deps.accounts),
       events,
+      access,
     }),
     passwords: new ResourcePasswordService({
       users,
@@ -50,12 +53,14 @@ export async function createProfileWrites(deps: ProfileWritesDeps) {
       hasher: deps.hasher,
       throttle: deps.throttle,
       events,
+      access,
     }),
     photos: new PhotoUploadService({
       users,
       relationships,
       store: new LocalPhotoStore(resolve(deps.config.PHOTO_STORAGE_DIR), deps.config.PHOTO_PUBLIC_URL),
       events,
+      access,
       logger: runtime.logger,
     }),
   };

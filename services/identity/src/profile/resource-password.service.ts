@@ -3,6 +3,7 @@ import type { EventPublisher } from '@masthead/core/events';
 import { assertAcceptablePassword, MAX_PASSWORD_LENGTH } from '../passwords/password-policy.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
+import type { AccessAnnouncer } from '../sessions/access-announcer.js';
 import type { SessionRepository } from '../sessions/session.repository.js';
 import type { SignInThrottle } from '../throttling/sign-in-throttle.js';
 import type { UserRepository } from '../users/user.repository.js';
@@ -15,6 +16,7 @@ interface ResourcePasswordDeps {
   hasher: PasswordHasher;
   throttle: SignInThrottle;
   events: EventPublisher;
+  access: AccessAnnouncer;
 }
 
 export const PASSWORD_CHANGED = 'user_password_changed';
@@ -81,6 +83,8 @@ export class ResourcePasswordService {
     await throttle.reset(user.email);
     await relationships.setPasswordHash(change.resourceId, change.userId, await hasher.hash(change.password));
     const revoked = await this.deps.sessions.revokeOthers(change.userId, change.resourceId, change.sessionId);
+    // Gateways cache session checks (ADR 0042): the revoked sessions must fail at once.
+    if (revoked > 0) await this.deps.access.memberChanged(change.userId, change.resourceId, 'password_changed');
     await this.deps.events.publish({
       name: PASSWORD_CHANGED,
       resourceId: change.resourceId,

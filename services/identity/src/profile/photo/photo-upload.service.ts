@@ -2,6 +2,7 @@ import type { EventPublisher } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
 import type { User } from '@masthead/proto/identity';
 import type { RelationshipRepository } from '../../relationships/relationship.repository.js';
+import type { AccessAnnouncer } from '../../sessions/access-announcer.js';
 import { toUserMessage } from '../../users/user.projection.js';
 import type { UserRepository } from '../../users/user.repository.js';
 import { PROFILE_UPDATED, userNotExist } from '../profile-update.service.js';
@@ -13,6 +14,7 @@ interface PhotoUploadDeps {
   relationships: RelationshipRepository;
   store: PhotoStore;
   events: EventPublisher;
+  access: AccessAnnouncer;
   logger: Logger;
 }
 
@@ -32,6 +34,7 @@ export class PhotoUploadService {
         .remove(user.photo)
         .catch((error: unknown) => this.deps.logger.warn({ err: error, user_id: userId }, 'old photo not removed'));
     }
+    await this.deps.access.memberChanged(userId, null, 'profile_updated');
     await this.deps.events.publish({ name: PROFILE_UPDATED, resourceId, payload: { user_id: userId, fields: ['photo'] } });
     const [updated, relationship] = await Promise.all([this.deps.users.findById(userId), this.deps.relationships.find(resourceId, userId)]);
     return toUserMessage(updated ?? { ...user, photo: url }, relationship?.extra ?? {});
