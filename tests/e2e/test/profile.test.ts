@@ -98,6 +98,16 @@ describe('member profile writes', () => {
     expect((await put(s, second.headers, { nick_name: nick })).body).toMatchObject({ nick_name: nick });
   });
 
+  it('gives a nick name to exactly one of several members asking at once', async () => {
+    const tenant = await createTenant(s.stack);
+    const members = await Promise.all(Array.from({ length: 4 }, () => signedIn(s, tenant)));
+    const nick = uniqueNick();
+    const answers = await Promise.all(members.map(({ headers }) => put(s, headers, { nick_name: nick })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409]);
+    const holders = await s.db('identity').collection('users').countDocuments({ nick_name: nick });
+    expect(holders).toBe(1);
+  });
+
   it('filters nick names (emoji, bidi controls, NUL, lone surrogates) and counts 3 to 64 after filtering', async () => {
     const { headers } = await signedIn(s);
     const suffix = randomBytes(3).toString('hex');

@@ -54,7 +54,8 @@ export class ProfileUpdateService {
     if (Object.keys(userChanges).length > 0) await this.deps.users.update(userId, userChanges);
     if (oldKey && changes.nickName !== undefined && newKey !== oldKey) await nickNames.release(oldKey, userId);
 
-    const before = await relationships.find(resourceId, userId);
+    // The stored extra, read before the merge, tells which marketing opt-ins change.
+    const before = changes.extra ? await relationships.find(resourceId, userId) : null;
     if (changes.extra) await relationships.mergeExtra(resourceId, userId, changes.extra);
     if (changes.tags) await this.deps.tags.replace(userId, resourceId, changes.tags);
 
