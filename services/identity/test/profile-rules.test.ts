@@ -88,6 +88,12 @@ describe('parseProfileChanges', () => {
 
   it('refuses extra that MongoDB or UTF-8 cannot store, and too much of it', () => {
     expect(fieldsOf({ extra: { 'a.b': 1 } })).toEqual({ extra: 'keys are 1 to 64 letters, digits, _ or -' });
+    expect(fieldsOf(JSON.parse('{"extra": {"__proto__": {"x": 1}}}') as Record<string, unknown>)).toEqual({
+      extra: 'keys are 1 to 64 letters, digits, _ or -',
+    });
+    expect(fieldsOf(JSON.parse('{"extra": {"a": {"__proto__": 1}}}') as Record<string, unknown>)).toEqual({
+      extra: 'nested keys must not be empty, start with $ or contain dots',
+    });
     expect(fieldsOf({ extra: { a: { '': 1 } } })).toEqual({ extra: 'nested keys must not be empty, start with $ or contain dots' });
     expect(fieldsOf({ extra: { a: [{ $gt: 1 }] } })).toEqual({ extra: 'nested keys must not be empty, start with $ or contain dots' });
     expect(fieldsOf({ extra: { a: 'x\ud800' } })).toEqual({ extra: 'must be valid Unicode text' });

@@ -113,7 +113,8 @@ function readExtra(value: unknown, changes: ProfileChanges, errors: FieldErrors)
     errors['extra'] = 'must be an object';
     return;
   }
-  const badKey = Object.keys(value).find((key) => !EXTRA_KEY.test(key));
+  // `__proto__` would reach object prototypes on the way back to the client.
+  const badKey = Object.keys(value).find((key) => !EXTRA_KEY.test(key) || key === '__proto__');
   if (badKey !== undefined) {
     errors['extra'] = 'keys are 1 to 64 letters, digits, _ or -';
     return;
@@ -131,7 +132,7 @@ function storableProblem(value: unknown): string | null {
   if (Array.isArray(value)) return value.map(storableProblem).find((problem) => problem !== null) ?? null;
   if (!isPlainObject(value)) return null;
   for (const [key, nested] of Object.entries(value)) {
-    if (key === '' || key.startsWith('$') || key.includes('.') || key.includes('\0'))
+    if (key === '' || key === '__proto__' || key.startsWith('$') || key.includes('.') || key.includes('\0'))
       return 'nested keys must not be empty, start with $ or contain dots';
     if (hasLoneSurrogate(key)) return 'must be valid Unicode text';
     const problem = storableProblem(nested);
