@@ -1,0 +1,46 @@
+import { httpError } from '@masthead/core/errors';
+import type { UserRepository } from '../users/user.repository.js';
+import { codeFailed, invalidCode } from './code-errors.js';
+import type { MemberCodes } from './member-codes.js';
+import type { RecoveryLimits } from './recovery-limits.js';
+
+interface EmailConfirmationDeps {
+  users: UserRepository;
+  codes: MemberCodes;
+  limits: RecoveryLimits;
+}
+
+const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
+
+/**
+ * POST /confirm-email. One route confirms both kinds of mailed address codes: a confirmation
+ * code marks the account's address confirmed; an email-change code (PUT /user/email) moves the
+ * account to the new address, confirmed (docs/adr/0058).
+ */
+export class EmailConfirmationService {
+  constructor(private readonly deps: EmailConfirmationDeps) {}
+
+  /** Returns the confirmed address. */
+  async confirm(resourceId: number, code: string, ip: string): Promise<string> {
+    await this.deps.limits.attempt(ip);
+    if (!code.trim()) throw invalidCode();
+    const record = await this.deps.codes.redeem(code, resourceId, ['email_confirmation', 'email_change']);
+    if (!record) throw codeFailed();
+    const user = await this.deps.users.findById(record.user_id);
+    if (!user) throw codeFailed();
+    if (record.purpose === 'email_confirmation') {
+      // The account moved to another address since the code was sent: it proves nothing now.
+      if (user.email !== record.email) throw codeFailed();
+      await this.deps.users.update(user._id, { email_confirmed: true });
+      return record.email;
+    }
+    try {
+      await this.deps.users.update(user._id, { email: record.email, email_confirmed: true });
+    } catch (error) {
+      // Another account took the address after the change was requested (unique email index).
+      if (isDuplicateKey(error)) throw httpError(409, 'user_exists', 'A member with this email already exists');
+      throw error;
+    }
+    return record.email;
+  }
+}
