@@ -10,7 +10,10 @@ interface EmailConfirmationDeps {
   limits: RecoveryLimits;
 }
 
-const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
+/** MongoDB reports E11000; FerretDB's SQLite backend reports an update's violation as code 1. */
+const isDuplicateKey = (error: unknown) =>
+  (error as { code?: number })?.code === 11000 || /E11000|UNIQUE constraint failed/.test((error as Error)?.message ?? '');
+const userExists = () => httpError(409, 'user_exists', 'A member with this email already exists');
 
 /**
  * POST /confirm-email. One route confirms both kinds of mailed address codes: a confirmation
@@ -34,11 +37,13 @@ export class EmailConfirmationService {
       await this.deps.users.update(user._id, { email_confirmed: true });
       return record.email;
     }
+    // Another account may have taken the address since the change was requested.
+    if (await this.deps.users.findCredentialsByEmail(record.email)) throw userExists();
     try {
       await this.deps.users.update(user._id, { email: record.email, email_confirmed: true });
     } catch (error) {
-      // Another account took the address after the change was requested (unique email index).
-      if (isDuplicateKey(error)) throw httpError(409, 'user_exists', 'A member with this email already exists');
+      // Taken in the meantime: the unique email index decides.
+      if (isDuplicateKey(error)) throw userExists();
       throw error;
     }
     return record.email;
