@@ -204,7 +204,7 @@ describe('codes sent to members', () => {
       expectError(await post(tenant, '/confirm-password', { code, password: newPassword }), 400, 'code_failed');
     });
 
-    it('replaces the resource password where one is set, and lets a member of another resource join', async () => {
+    it('lets a member of another resource reset there and join it; the global password changes everywhere', async () => {
       const home = await createTenant(s.stack);
       const other = await createTenant(s.stack);
       const member = await createMember(s.stack, home, { email: uniqueEmail('joins') });
