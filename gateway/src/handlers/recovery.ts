@@ -22,14 +22,20 @@ const ACKNOWLEDGED = { body: { result: true } };
 /** POST /resend-confirmation: `{result: true}` for any valid email, known or not. */
 export const resendConfirmation: RouteHandler = async (context, req, { recovery }) => {
   const email = stringField(bodyFields(req), 'email');
-  await recovery.resendConfirmation({ resourceId: context.resource!.id, email, client: clientOf(context) }, { requestId: context.requestId });
+  await recovery.resendConfirmation(
+    { resourceId: context.resource!.id, email, client: clientOf(context) },
+    { requestId: context.requestId },
+  );
   return ACKNOWLEDGED;
 };
 
 /** POST /reset-password: `{result: true}` for any valid email, known or not. */
 export const resetPassword: RouteHandler = async (context, req, { recovery }) => {
   const email = stringField(bodyFields(req), 'email');
-  await recovery.requestPasswordReset({ resourceId: context.resource!.id, email, client: clientOf(context) }, { requestId: context.requestId });
+  await recovery.requestPasswordReset(
+    { resourceId: context.resource!.id, email, client: clientOf(context) },
+    { requestId: context.requestId },
+  );
   return ACKNOWLEDGED;
 };
 

@@ -76,7 +76,19 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const signIn = new SignInService({ users, relationships, hasher, resources, starter, throttle, logger: runtime.logger });
 
   const exchange = new CredentialExchange(sessionRepository, sessions);
-  const recovery = await createRecovery({ runtime, config, users, relationships, sessions, hasher, resources, starter, throttle, limiter, profiles });
+  const recovery = await createRecovery({
+    runtime,
+    config,
+    users,
+    relationships,
+    sessions,
+    hasher,
+    resources,
+    starter,
+    throttle,
+    limiter,
+    profiles,
+  });
   const implementation = identityHandlers({
     emailAvailability: new EmailAvailabilityService({
       limiter,

@@ -85,7 +85,9 @@ describe('member codes on FerretDB', () => {
 
   it('refuses an expired code and a tampered one', async () => {
     const expiring = await codes.issue('email_change', { ...target, userId: 8 }, 60);
-    await db.collection('member_codes').updateOne({ _id: parseCode(expiring.code)!.selector as never }, { $set: { expires_at: new Date(0) } });
+    await db
+      .collection('member_codes')
+      .updateOne({ _id: parseCode(expiring.code)!.selector as never }, { $set: { expires_at: new Date(0) } });
     expect(await codes.redeem(expiring.code, 3, ['email_change'])).toBeNull();
     const { code } = await codes.issue('email_change', { ...target, userId: 9 }, 60);
     const tampered = `${code.slice(0, -1)}${code.endsWith('A') ? 'B' : 'A'}`;

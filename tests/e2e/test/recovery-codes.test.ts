@@ -61,7 +61,10 @@ describe('codes sent to members', () => {
       const email = uniqueEmail('resend');
       await register(tenant, email);
       const first = await mail.code(email);
-      const resent = await s.api('/resend-confirmation', { headers: { resource: tenant.publicKey }, form: { email: ` ${email.toUpperCase()} ` } });
+      const resent = await s.api('/resend-confirmation', {
+        headers: { resource: tenant.publicKey },
+        form: { email: ` ${email.toUpperCase()} ` },
+      });
       expect({ status: resent.status, body: resent.body }).toEqual({ status: 200, body: { result: true } });
       const second = await mail.code(email, 2);
       expect(second).not.toBe(first);
@@ -78,7 +81,9 @@ describe('codes sent to members', () => {
       await mail.received(unconfirmed);
       const confirmed = await createMember(s.stack, tenant, { email: uniqueEmail('confirmed') });
       const unknown = uniqueEmail('unknown');
-      const answers = await Promise.all([unknown, confirmed.email, unconfirmed].map((email) => post(tenant, '/resend-confirmation', { email })));
+      const answers = await Promise.all(
+        [unknown, confirmed.email, unconfirmed].map((email) => post(tenant, '/resend-confirmation', { email })),
+      );
       for (const answer of answers) expect({ status: answer.status, body: answer.body }).toEqual({ status: 200, body: { result: true } });
       await mail.received(unconfirmed, 2);
       expect(mail.sentTo(unknown) + mail.sentTo(confirmed.email)).toBe(0);
@@ -98,7 +103,10 @@ describe('codes sent to members', () => {
       expectError(await post(tenant, '/confirm-email', { code: await resets.code(email) }), 400, 'code_failed');
       expectError(await post(tenant, '/confirm-email', { code: 'x'.repeat(48) }), 400, 'code_failed');
       expectError(await post(tenant, '/confirm-email', { code: 'é'.repeat(5000) }), 400, 'code_failed');
-      await s.db('identity').collection('member_codes').updateMany({ email }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+      await s
+        .db('identity')
+        .collection('member_codes')
+        .updateMany({ email }, { $set: { expires_at: new Date(Date.now() - 1000) } });
       expectError(await post(tenant, '/confirm-email', { code }), 400, 'code_failed');
     });
 
@@ -156,7 +164,12 @@ describe('codes sent to members', () => {
       const timed = async (email: string) => {
         const started = performance.now();
         const response = await post(tenant, '/reset-password', { email });
-        return { ms: performance.now() - started, status: response.status, body: response.body, type: response.headers.get('content-type') };
+        return {
+          ms: performance.now() - started,
+          status: response.status,
+          body: response.body,
+          type: response.headers.get('content-type'),
+        };
       };
       const known: number[] = [];
       const unknown: number[] = [];
@@ -199,8 +212,15 @@ describe('codes sent to members', () => {
       expectError(await post(tenant, '/confirm-password', { password: newPassword }), 409, 'invalid_code');
       const unconfirmed = uniqueEmail('confirmation');
       await register(tenant, unconfirmed);
-      expectError(await post(tenant, '/confirm-password', { code: await confirmations.code(unconfirmed), password: newPassword }), 400, 'code_failed');
-      await s.db('identity').collection('member_codes').updateMany({ email: member.email }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+      expectError(
+        await post(tenant, '/confirm-password', { code: await confirmations.code(unconfirmed), password: newPassword }),
+        400,
+        'code_failed',
+      );
+      await s
+        .db('identity')
+        .collection('member_codes')
+        .updateMany({ email: member.email }, { $set: { expires_at: new Date(Date.now() - 1000) } });
       expectError(await post(tenant, '/confirm-password', { code, password: newPassword }), 400, 'code_failed');
     });
 
@@ -223,7 +243,10 @@ describe('codes sent to members', () => {
       await mail.ready();
       await post(tenant, '/reset-password', { email: member.email });
       const code = await mail.code(member.email);
-      await s.db('identity').collection('relationships').updateOne({ _id: `${tenant.resourceId}:${member.id}` as never }, { $set: { status: 'suspended' } });
+      await s
+        .db('identity')
+        .collection('relationships')
+        .updateOne({ _id: `${tenant.resourceId}:${member.id}` as never }, { $set: { status: 'suspended' } });
       expectError(await post(tenant, '/confirm-password', { code, password: newPassword }), 401, 'authorization_fail');
       expectError(await post(tenant, '/authorization', { email: member.email, password: newPassword }), 401, 'authorization_fail');
     });
@@ -269,7 +292,10 @@ describe('codes sent to members', () => {
       const confirmed = await post(tenant, '/confirm-email', { code: await mail.code(target) });
       expect(confirmed.body).toEqual({ result: true, email: target });
       const user = await s.api('/user', { headers: { resource: tenant.publicKey, token } });
-      expect({ email: user.body['email'], email_confirmed: user.body['email_confirmed'] }).toEqual({ email: target, email_confirmed: true });
+      expect({ email: user.body['email'], email_confirmed: user.body['email_confirmed'] }).toEqual({
+        email: target,
+        email_confirmed: true,
+      });
       expect((await post(tenant, '/authorization', { email: target, password: member.password })).status).toBe(200);
       expectError(await post(tenant, '/authorization', { email: member.email, password: member.password }), 401, 'authorization_fail');
     });
@@ -305,7 +331,9 @@ describe('codes sent to members', () => {
 });
 
 describe('limits on code requests and uses', () => {
-  const s = useStack({ env: { CODE_REQUEST_LIMIT_PER_HOUR: '3', CODE_REQUEST_ACCOUNT_LIMIT_PER_HOUR: '2', CODE_ATTEMPT_LIMIT_PER_HOUR: '3' } });
+  const s = useStack({
+    env: { CODE_REQUEST_LIMIT_PER_HOUR: '3', CODE_REQUEST_ACCOUNT_LIMIT_PER_HOUR: '2', CODE_ATTEMPT_LIMIT_PER_HOUR: '3' },
+  });
 
   it('limits reset requests per account (known or not), then per address: 429 too_many_requests', async () => {
     const tenant = await createTenant(s.stack);
@@ -320,7 +348,8 @@ describe('limits on code requests and uses', () => {
 
   it('limits code uses (guesses) per address: 429 too_many_requests', async () => {
     const tenant = await createTenant(s.stack);
-    const guess = () => s.api('/confirm-email', { headers: { resource: tenant.publicKey }, json: { code: randomBytes(36).toString('base64url') } });
+    const guess = () =>
+      s.api('/confirm-email', { headers: { resource: tenant.publicKey }, json: { code: randomBytes(36).toString('base64url') } });
     for (let i = 0; i < 3; i++) expect((await guess()).status).toBe(400);
     const refused = await guess();
     expect(refused.status).toBe(429);

@@ -20,7 +20,8 @@ describe('external authentication', () => {
   });
   afterAll(() => recovery?.close());
 
-  const issue = (tenant: Tenant, email: string, ttlSeconds = 0) => recovery.issueExternalLoginToken({ resourceId: tenant.resourceId, email, ttlSeconds });
+  const issue = (tenant: Tenant, email: string, ttlSeconds = 0) =>
+    recovery.issueExternalLoginToken({ resourceId: tenant.resourceId, email, ttlSeconds });
   const login = (tenant: Tenant | null, token: string) =>
     s.api(`/auth/external/${encodeURIComponent(token)}`, { headers: tenant ? { resource: tenant.publicKey } : {} });
 
@@ -62,7 +63,10 @@ describe('external authentication', () => {
     for (const garbage of ['x', 'é'.repeat(300), '..%2F..%2Fetc', current.token.slice(0, -1)]) {
       expectError(await login(tenant, garbage), 401, 'authorization_fail');
     }
-    await s.db('identity').collection('member_codes').updateMany({ user_id: member.id }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+    await s
+      .db('identity')
+      .collection('member_codes')
+      .updateMany({ user_id: member.id }, { $set: { expires_at: new Date(Date.now() - 1000) } });
     expectError(await login(tenant, current.token), 401, 'authorization_fail');
   });
 
@@ -71,7 +75,10 @@ describe('external authentication', () => {
     const member = await createMember(s.stack, tenant);
     const issued = await issue(tenant, member.email);
     expectError(await login(null, issued.token), 404, 'resource_not_exists');
-    await s.db('identity').collection('relationships').updateOne({ _id: `${tenant.resourceId}:${member.id}` as never }, { $set: { status: 'locked' } });
+    await s
+      .db('identity')
+      .collection('relationships')
+      .updateOne({ _id: `${tenant.resourceId}:${member.id}` as never }, { $set: { status: 'locked' } });
     expectError(await login(tenant, issued.token), 401, 'authorization_fail');
   });
 
@@ -93,7 +100,14 @@ describe('external authentication', () => {
       { cwd: repoRoot, env: { ...process.env, ...s.stack.env } },
     );
     const printed = JSON.parse(stdout) as { user_id: number; token: string; path: string; expires: number };
-    expect(printed).toEqual({ user_id: member.id, token: expect.any(String), path: `/auth/external/${printed.token}`, expires: expect.any(Number) });
-    expect((await s.api(printed.path, { headers: { resource: tenant.publicKey } })).body).toEqual(sessionResult(member.id, member.email, true));
+    expect(printed).toEqual({
+      user_id: member.id,
+      token: expect.any(String),
+      path: `/auth/external/${printed.token}`,
+      expires: expect.any(Number),
+    });
+    expect((await s.api(printed.path, { headers: { resource: tenant.publicKey } })).body).toEqual(
+      sessionResult(member.id, member.email, true),
+    );
   });
 });

@@ -30,7 +30,12 @@ export class RecoveredSession {
   }
 
   /** Joins the resource where needed (default membership) and returns the session result. */
-  async start(user: UserRecord, resource: Resource, relationship: RelationshipRecord | null, context: SessionContext): Promise<SignInResponse> {
+  async start(
+    user: UserRecord,
+    resource: Resource,
+    relationship: RelationshipRecord | null,
+    context: SessionContext,
+  ): Promise<SignInResponse> {
     if (!relationship) await this.deps.starter.join(resource, user._id, context.requestId);
     const started = await this.deps.starter.start(user._id, resource, TOKEN_DELIVERY, context, 'user_login');
     return toSessionResult({ user, ...started }, this.deps.profiles, context.requestId);
