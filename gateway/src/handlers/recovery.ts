@@ -19,25 +19,20 @@ const clientOf = (context: RequestContext): ClientInfo => ({
 
 const ACKNOWLEDGED = { body: { result: true } };
 
-/** POST /resend-confirmation: `{result: true}` for any valid email, known or not. */
-export const resendConfirmation: RouteHandler = async (context, req, { recovery }) => {
-  const email = stringField(bodyFields(req), 'email');
-  await recovery.resendConfirmation(
-    { resourceId: context.resource!.id, email, client: clientOf(context) },
-    { requestId: context.requestId },
-  );
-  return ACKNOWLEDGED;
-};
+/** A request for a mailed code: `{result: true}` for any valid email, known or not (ADR 0055). */
+const codeRequest =
+  (call: 'resendConfirmation' | 'requestPasswordReset'): RouteHandler =>
+  async (context, req, { recovery }) => {
+    const email = stringField(bodyFields(req), 'email');
+    await recovery[call]({ resourceId: context.resource!.id, email, client: clientOf(context) }, { requestId: context.requestId });
+    return ACKNOWLEDGED;
+  };
 
-/** POST /reset-password: `{result: true}` for any valid email, known or not. */
-export const resetPassword: RouteHandler = async (context, req, { recovery }) => {
-  const email = stringField(bodyFields(req), 'email');
-  await recovery.requestPasswordReset(
-    { resourceId: context.resource!.id, email, client: clientOf(context) },
-    { requestId: context.requestId },
-  );
-  return ACKNOWLEDGED;
-};
+/** POST /resend-confirmation: another confirmation code for an unconfirmed member. */
+export const resendConfirmation = codeRequest('resendConfirmation');
+
+/** POST /reset-password: a reset code for an active account. */
+export const resetPassword = codeRequest('requestPasswordReset');
 
 /** POST /confirm-email: confirms a confirmation or email-change code; names the confirmed address. */
 export const confirmEmail: RouteHandler = async (context, req, { recovery }) => {

@@ -82,6 +82,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     users,
     relationships,
     sessions,
+    sessionRepository,
     hasher,
     resources,
     starter,

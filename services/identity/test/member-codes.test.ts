@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CODE_LENGTH, newCode, parseCode, verifierMatches } from '../src/recovery/code-secret.js';
 import { MemberCodeRepository } from '../src/recovery/member-code.repository.js';
 import { MemberCodes } from '../src/recovery/member-codes.js';
+import { SessionRepository } from '../src/sessions/session.repository.js';
 
 describe('code secrets', () => {
   it('makes random split codes and stores only the hash of the secret part', () => {
@@ -67,8 +68,9 @@ describe('member codes on FerretDB', () => {
   beforeAll(async () => {
     db = await connectMongo({ url: inject('mongoUrl'), dbName: `member_codes_${Date.now()}` });
     const repository = new MemberCodeRepository(db);
-    await repository.ready();
-    codes = new MemberCodes(repository);
+    const claims = new SessionRepository(db);
+    await Promise.all([repository.ready(), claims.ready()]);
+    codes = new MemberCodes(repository, claims);
   });
   afterAll(async () => {
     await db?.dropDatabase();
@@ -102,7 +104,7 @@ describe('member codes on FerretDB', () => {
     expect(await codes.redeem(later.code, 3, ['email_confirmation'])).not.toBeNull();
   });
 
-  it('lets exactly one of parallel uses win (the claim is an insert)', async () => {
+  it('lets exactly one of parallel uses win (the claim is an insert into secret_uses)', async () => {
     const { code } = await codes.issue('external_login', { ...target, userId: 11 }, 60);
     const results = await Promise.all(Array.from({ length: 8 }, () => codes.redeem(code, 3, ['external_login'])));
     expect(results.filter((result) => result !== null)).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createMember, createTenant, type Tenant } from '@masthead/testkit';
 import { describe, expect, it } from 'vitest';
-import { expectError, mailbox, mailEvent, sessionResult } from './recovery-support.js';
+import { expectError, expireCodes, mailbox, mailEvent, sessionResult } from './recovery-support.js';
 import { anyRequestId, useStack } from './support.js';
 
 /** Codes sent to members (docs/adr/0055, 0056, 0058): confirmation, reset, email change. */
@@ -24,16 +24,20 @@ describe('codes sent to members', () => {
     expect(response.status).toBe(201);
     return response.body as { id: number; token: string };
   };
+  /** A new member of a new resource, and the confirmation code that registration mailed. */
+  const signUpWithCode = async (label: string) => {
+    const tenant = await createTenant(s.stack);
+    const mail = mailbox(s, 'email_confirmation_requested');
+    await mail.ready();
+    const email = uniqueEmail(label);
+    const member = await register(tenant, email);
+    return { tenant, mail, email, member, code: await mail.code(email) };
+  };
 
   describe('email confirmation', () => {
     it('registration mails a confirmation code; POST /confirm-email confirms the address, once', async () => {
-      const tenant = await createTenant(s.stack);
-      const mail = mailbox(s, 'email_confirmation_requested');
-      await mail.ready();
-      const email = uniqueEmail('signup');
-      const member = await register(tenant, email);
+      const { tenant, mail, email, member, code } = await signUpWithCode('signup');
       expect(await mail.received(email)).toEqual(mailEvent('email_confirmation_requested', tenant.resourceId, member.id, email));
-      const code = await mail.code(email);
 
       const confirmed = await post(tenant, '/confirm-email', { code });
       expect({ status: confirmed.status, body: confirmed.body }).toEqual({ status: 200, body: { result: true, email } });
@@ -43,24 +47,14 @@ describe('codes sent to members', () => {
     });
 
     it('stores the code only as a hash, and the event carries nothing else secret', async () => {
-      const tenant = await createTenant(s.stack);
-      const mail = mailbox(s, 'email_confirmation_requested');
-      await mail.ready();
-      const email = uniqueEmail('hashed');
-      await register(tenant, email);
-      const code = await mail.code(email);
+      const { code } = await signUpWithCode('hashed');
       const dump = JSON.stringify(await s.db('identity').collection('member_codes').find().toArray());
       expect(dump).not.toContain(code);
       expect(dump).not.toContain(code.slice(16));
     });
 
     it('resends a new code to an unconfirmed member, which replaces the earlier one; form fields work', async () => {
-      const tenant = await createTenant(s.stack);
-      const mail = mailbox(s, 'email_confirmation_requested');
-      await mail.ready();
-      const email = uniqueEmail('resend');
-      await register(tenant, email);
-      const first = await mail.code(email);
+      const { tenant, mail, email, code: first } = await signUpWithCode('resend');
       const resent = await s.api('/resend-confirmation', {
         headers: { resource: tenant.publicKey },
         form: { email: ` ${email.toUpperCase()} ` },
@@ -90,23 +84,16 @@ describe('codes sent to members', () => {
     });
 
     it('refuses a code of another resource, an expired code, a reset code and garbage with 400 code_failed', async () => {
-      const tenant = await createTenant(s.stack);
+      const { tenant, email, code } = await signUpWithCode('refused');
       const other = await createTenant(s.stack);
-      const mail = mailbox(s, 'email_confirmation_requested');
       const resets = mailbox(s, 'password_reset_requested');
-      await Promise.all([mail.ready(), resets.ready()]);
-      const email = uniqueEmail('refused');
-      await register(tenant, email);
-      const code = await mail.code(email);
+      await resets.ready();
       expectError(await post(other, '/confirm-email', { code }), 400, 'code_failed');
       await post(tenant, '/reset-password', { email });
       expectError(await post(tenant, '/confirm-email', { code: await resets.code(email) }), 400, 'code_failed');
       expectError(await post(tenant, '/confirm-email', { code: 'x'.repeat(48) }), 400, 'code_failed');
       expectError(await post(tenant, '/confirm-email', { code: 'é'.repeat(5000) }), 400, 'code_failed');
-      await s
-        .db('identity')
-        .collection('member_codes')
-        .updateMany({ email }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+      await expireCodes(s, { email });
       expectError(await post(tenant, '/confirm-email', { code }), 400, 'code_failed');
     });
 
@@ -217,10 +204,7 @@ describe('codes sent to members', () => {
         400,
         'code_failed',
       );
-      await s
-        .db('identity')
-        .collection('member_codes')
-        .updateMany({ email: member.email }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+      await expireCodes(s, { email: member.email });
       expectError(await post(tenant, '/confirm-password', { code, password: newPassword }), 400, 'code_failed');
     });
 

@@ -5,7 +5,7 @@ import { createServiceClient, type ServiceClient } from '@masthead/core/grpc';
 import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
 import { createMember, createTenant, type Tenant } from '@masthead/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, sessionResult } from './recovery-support.js';
+import { expectError, expireCodes, sessionResult } from './recovery-support.js';
 import { useStack } from './support.js';
 
 const run = promisify(execFile);
@@ -63,10 +63,7 @@ describe('external authentication', () => {
     for (const garbage of ['x', 'é'.repeat(300), '..%2F..%2Fetc', current.token.slice(0, -1)]) {
       expectError(await login(tenant, garbage), 401, 'authorization_fail');
     }
-    await s
-      .db('identity')
-      .collection('member_codes')
-      .updateMany({ user_id: member.id }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+    await expireCodes(s, { user_id: member.id });
     expectError(await login(tenant, current.token), 401, 'authorization_fail');
   });
 

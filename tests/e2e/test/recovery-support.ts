@@ -33,24 +33,29 @@ export const mailEvent = (name: string, resourceId: number, userId: number, emai
   payload: { user_id: userId, email, code: expect.stringMatching(/^[A-Za-z0-9_-]{48}$/), expires_at: anyIsoDate },
 });
 
+/** Profile fields a member created without them has, all null (ADR 0007). */
+const EMPTY_PROFILE_FIELDS = [
+  'nick_name',
+  'first_name',
+  'last_name',
+  'photo',
+  'country',
+  'city',
+  'state',
+  'address',
+  'zip',
+  'phone',
+  'company',
+  'job',
+  'language_id',
+];
+
 /** The session result (document 1, Resources) of a member without profile fields. */
 export const sessionResult = (id: number, email: string, emailConfirmed: boolean) => ({
   id,
   email,
   active: true,
-  nick_name: null,
-  first_name: null,
-  last_name: null,
-  photo: null,
-  country: null,
-  city: null,
-  state: null,
-  address: null,
-  zip: null,
-  phone: null,
-  company: null,
-  job: null,
-  language_id: null,
+  ...Object.fromEntries(EMPTY_PROFILE_FIELDS.map((field) => [field, null])),
   email_confirmed: emailConfirmed,
   created_at: anyIsoDate,
   updated_at: anyIsoDate,
@@ -62,6 +67,14 @@ export const sessionResult = (id: number, email: string, emailConfirmed: boolean
   subscriptions: [],
   teams: [],
 });
+
+/** Arranges expiry through the database (never a sleep): the matching codes expired a second ago. */
+export async function expireCodes(handle: StackHandle, filter: Record<string, unknown>): Promise<void> {
+  await handle
+    .db('identity')
+    .collection('member_codes')
+    .updateMany(filter, { $set: { expires_at: new Date(Date.now() - 1000) } });
+}
 
 export function expectError(response: ApiResponse<Record<string, unknown>>, status: number, error: string): void {
   expect({ status: response.status, body: response.body }).toEqual({

@@ -17,15 +17,6 @@ export interface MemberCodeRecord {
   created_at: Date;
 }
 
-/**
- * The use of a code, keyed by its selector. The insert is the claim, so two concurrent uses
- * cannot both win on MongoDB or FerretDB (whose conditional updates are read-then-write).
- */
-export interface MemberCodeUseRecord {
-  _id: string;
-  used_at: Date;
-}
-
 const codeSchema = new Schema<MemberCodeRecord>(
   {
     _id: { type: String, required: true },
@@ -42,17 +33,5 @@ const codeSchema = new Schema<MemberCodeRecord>(
 // Serves "replace the member's earlier code of this purpose" at issue.
 codeSchema.index({ user_id: 1, purpose: 1 });
 
-const codeUseSchema = new Schema<MemberCodeUseRecord>(
-  { _id: { type: String, required: true }, used_at: { type: Date, required: true } },
-  { collection: 'member_code_uses', versionKey: false },
-);
-
-export interface MemberCodeModels {
-  codes: Model<MemberCodeRecord>;
-  uses: Model<MemberCodeUseRecord>;
-}
-
-export const memberCodeModels = (db: Connection): MemberCodeModels => ({
-  codes: db.models['MemberCode'] ?? db.model<MemberCodeRecord>('MemberCode', codeSchema),
-  uses: db.models['MemberCodeUse'] ?? db.model<MemberCodeUseRecord>('MemberCodeUse', codeUseSchema),
-});
+export const memberCodeModel = (db: Connection): Model<MemberCodeRecord> =>
+  db.models['MemberCode'] ?? db.model<MemberCodeRecord>('MemberCode', codeSchema);

@@ -15,11 +15,24 @@ export interface IssuedCode {
 }
 
 /**
+ * The store of one-time uses (`secret_uses`, shared with refresh records and authorization
+ * codes): the insert of a use is the claim, so two parallel uses cannot both win, on MongoDB or
+ * FerretDB (whose conditional updates are read-then-write).
+ */
+export interface OneTimeClaims {
+  /** False when the key was claimed before. */
+  claimUse(key: string): Promise<boolean>;
+}
+
+/**
  * Issues and redeems member codes: random, stored only as hashes, single use, expiring, bound
  * to one resource and one purpose (docs/adr/0055).
  */
 export class MemberCodes {
-  constructor(private readonly repository: MemberCodeRepository) {}
+  constructor(
+    private readonly repository: MemberCodeRepository,
+    private readonly claims: OneTimeClaims,
+  ) {}
 
   async issue(purpose: CodePurpose, target: CodeTarget, ttlSeconds: number): Promise<IssuedCode> {
     const { code, selector, verifierHash } = newCode();
@@ -50,7 +63,7 @@ export class MemberCodes {
     const matches = verifierMatches(parsed.verifier, record?.verifier_hash ?? ABSENT_VERIFIER_HASH);
     if (!record || !matches) return null;
     if (!purposes.includes(record.purpose) || record.resource_id !== resourceId || record.expires_at.getTime() <= Date.now()) return null;
-    if (!(await this.repository.claim(record._id))) return null;
+    if (!(await this.claims.claimUse(`member_code:${record._id}`))) return null;
     await this.repository.delete(record._id);
     return record;
   }

@@ -5,6 +5,7 @@ import { recoveryHandlers } from '../grpc/recovery.handlers.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { SessionRepository } from '../sessions/session.repository.js';
 import type { SessionService } from '../sessions/session.service.js';
 import type { SessionStarter } from '../signin/session-starter.js';
 import type { AddressLimiter } from '../throttling/address-limiter.js';
@@ -31,6 +32,8 @@ export interface RecoveryDeps {
   users: UserRepository;
   relationships: RelationshipRepository;
   sessions: SessionService;
+  /** Its one-time use claims make codes single use. */
+  sessionRepository: SessionRepository;
   hasher: PasswordHasher;
   resources: ResourceDirectory;
   starter: SessionStarter;
@@ -53,7 +56,7 @@ export async function createRecovery(deps: RecoveryDeps): Promise<Recovery> {
   const { runtime, config, users, relationships } = deps;
   const repository = new MemberCodeRepository(runtime.db);
   await repository.ready();
-  const codes = new MemberCodes(repository);
+  const codes = new MemberCodes(repository, deps.sessionRepository);
   const limits = new RecoveryLimits(deps.limiter, config);
   const background = new BackgroundWork(runtime.logger);
   const mailer = new CodeMailer(codes, runtime.events, {
