@@ -24,6 +24,13 @@ describe('codes sent to members', () => {
     expect(response.status).toBe(201);
     return response.body as { id: number; token: string };
   };
+  /** Requests a password reset for `email` in `tenant`; the code that was mailed. */
+  const resetCode = async (tenant: Tenant, email: string) => {
+    const mail = mailbox(s, 'password_reset_requested');
+    await mail.ready();
+    await post(tenant, '/reset-password', { email });
+    return mail.code(email);
+  };
   /** A new member of a new resource, and the confirmation code that registration mailed. */
   const signUpWithCode = async (label: string) => {
     const tenant = await createTenant(s.stack);
@@ -86,11 +93,8 @@ describe('codes sent to members', () => {
     it('refuses a code of another resource, an expired code, a reset code and garbage with 400 code_failed', async () => {
       const { tenant, email, code } = await signUpWithCode('refused');
       const other = await createTenant(s.stack);
-      const resets = mailbox(s, 'password_reset_requested');
-      await resets.ready();
       expectError(await post(other, '/confirm-email', { code }), 400, 'code_failed');
-      await post(tenant, '/reset-password', { email });
-      expectError(await post(tenant, '/confirm-email', { code: await resets.code(email) }), 400, 'code_failed');
+      expectError(await post(tenant, '/confirm-email', { code: await resetCode(tenant, email) }), 400, 'code_failed');
       expectError(await post(tenant, '/confirm-email', { code: 'x'.repeat(48) }), 400, 'code_failed');
       expectError(await post(tenant, '/confirm-email', { code: 'é'.repeat(5000) }), 400, 'code_failed');
       await expireCodes(s, { email });
@@ -176,10 +180,7 @@ describe('codes sent to members', () => {
     it('refuses a weak new password without spending the code (409 invalid_password)', async () => {
       const tenant = await createTenant(s.stack);
       const member = await createMember(s.stack, tenant, { email: uniqueEmail('weak') });
-      const mail = mailbox(s, 'password_reset_requested');
-      await mail.ready();
-      await post(tenant, '/reset-password', { email: member.email });
-      const code = await mail.code(member.email);
+      const code = await resetCode(tenant, member.email);
       for (const password of ['short', 'Password1', 'p'.repeat(1025), undefined, 12345678]) {
         expectError(await post(tenant, '/confirm-password', { code, password }), 409, 'invalid_password');
       }
@@ -190,11 +191,9 @@ describe('codes sent to members', () => {
       const tenant = await createTenant(s.stack);
       const other = await createTenant(s.stack);
       const member = await createMember(s.stack, tenant, { email: uniqueEmail('expired') });
-      const mail = mailbox(s, 'password_reset_requested');
       const confirmations = mailbox(s, 'email_confirmation_requested');
-      await Promise.all([mail.ready(), confirmations.ready()]);
-      await post(tenant, '/reset-password', { email: member.email });
-      const code = await mail.code(member.email);
+      await confirmations.ready();
+      const code = await resetCode(tenant, member.email);
       expectError(await post(other, '/confirm-password', { code, password: newPassword }), 400, 'code_failed');
       expectError(await post(tenant, '/confirm-password', { password: newPassword }), 409, 'invalid_code');
       const unconfirmed = uniqueEmail('confirmation');
@@ -212,10 +211,7 @@ describe('codes sent to members', () => {
       const home = await createTenant(s.stack);
       const other = await createTenant(s.stack);
       const member = await createMember(s.stack, home, { email: uniqueEmail('joins') });
-      const mail = mailbox(s, 'password_reset_requested');
-      await mail.ready();
-      await post(other, '/reset-password', { email: member.email });
-      const confirmed = await post(other, '/confirm-password', { code: await mail.code(member.email), password: newPassword });
+      const confirmed = await post(other, '/confirm-password', { code: await resetCode(other, member.email), password: newPassword });
       expect(confirmed.body).toEqual(sessionResult(member.id, member.email, true));
       expect((await post(home, '/authorization', { email: member.email, password: newPassword })).status).toBe(200);
     });
@@ -223,10 +219,7 @@ describe('codes sent to members', () => {
     it('does not sign in a member whose relationship is suspended (401 authorization_fail)', async () => {
       const tenant = await createTenant(s.stack);
       const member = await createMember(s.stack, tenant, { email: uniqueEmail('suspended') });
-      const mail = mailbox(s, 'password_reset_requested');
-      await mail.ready();
-      await post(tenant, '/reset-password', { email: member.email });
-      const code = await mail.code(member.email);
+      const code = await resetCode(tenant, member.email);
       await s
         .db('identity')
         .collection('relationships')
