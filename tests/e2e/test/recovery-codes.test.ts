@@ -249,17 +249,20 @@ describe('codes sent to members', () => {
   });
 
   describe('email change (PUT /user/email)', () => {
-    const signIn = async (tenant: Tenant, email: string, password: string) =>
-      (await post(tenant, '/authorization', { email, password })).body['token'] as string;
     const changeEmail = (tenant: Tenant, token: string, json: unknown) =>
       s.api('/user/email', { method: 'PUT', headers: { resource: tenant.publicKey, token }, json });
-
-    it('mails a code to the new address; confirming it moves the account there', async () => {
+    /** A signed-in member of a new resource, and a mailbox for email-change codes. */
+    const signedInMember = async (label: string) => {
       const tenant = await createTenant(s.stack);
-      const member = await createMember(s.stack, tenant, { email: uniqueEmail('before') });
-      const token = await signIn(tenant, member.email, member.password);
+      const member = await createMember(s.stack, tenant, { email: uniqueEmail(label) });
+      const token = (await post(tenant, '/authorization', { email: member.email, password: member.password })).body['token'] as string;
       const mail = mailbox(s, 'email_change_requested');
       await mail.ready();
+      return { tenant, member, token, mail };
+    };
+
+    it('mails a code to the new address; confirming it moves the account there', async () => {
+      const { tenant, member, token, mail } = await signedInMember('before');
       const target = uniqueEmail('after');
       const requested = await changeEmail(tenant, token, { email: target.toUpperCase(), password: member.password });
       expect({ status: requested.status, body: requested.body }).toEqual({ status: 200, body: { result: true } });
@@ -278,10 +281,8 @@ describe('codes sent to members', () => {
     });
 
     it('refuses a wrong or missing current password, the same address, a taken address and a bad one', async () => {
-      const tenant = await createTenant(s.stack);
-      const member = await createMember(s.stack, tenant, { email: uniqueEmail('guarded') });
+      const { tenant, member, token } = await signedInMember('guarded');
       const taken = await createMember(s.stack, tenant, { email: uniqueEmail('taken') });
-      const token = await signIn(tenant, member.email, member.password);
       const target = uniqueEmail('target');
       expectError(await changeEmail(tenant, token, { email: target, password: 'wrong password' }), 409, 'invalid_password');
       expectError(await changeEmail(tenant, token, { email: target }), 409, 'invalid_password');
@@ -293,11 +294,7 @@ describe('codes sent to members', () => {
     });
 
     it('answers 409 user_exists when the new address was taken before the code was confirmed', async () => {
-      const tenant = await createTenant(s.stack);
-      const member = await createMember(s.stack, tenant, { email: uniqueEmail('slow') });
-      const token = await signIn(tenant, member.email, member.password);
-      const mail = mailbox(s, 'email_change_requested');
-      await mail.ready();
+      const { tenant, member, token, mail } = await signedInMember('slow');
       const target = uniqueEmail('contested');
       await changeEmail(tenant, token, { email: target, password: member.password });
       const code = await mail.code(target);
