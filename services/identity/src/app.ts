@@ -9,6 +9,7 @@ import type { IdentityConfig } from './config.js';
 import { identityHandlers } from './grpc/handlers.js';
 import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
+import { createRecovery } from './recovery/recovery.module.js';
 import { RelationshipRepository } from './relationships/relationship.repository.js';
 import { ResourceDirectory } from './resources/resource-directory.js';
 import { AccessAnnouncer } from './sessions/access-announcer.js';
@@ -81,6 +82,20 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const signIn = new SignInService({ users, relationships, hasher, resources, starter, throttle, logger: runtime.logger });
 
   const exchange = new CredentialExchange(sessionRepository, sessions);
+  const recovery = await createRecovery({
+    runtime,
+    config,
+    users,
+    relationships,
+    sessions,
+    sessionRepository,
+    hasher,
+    resources,
+    starter,
+    throttle,
+    limiter,
+    profiles,
+  });
   const implementation = identityHandlers({
     emailAvailability: new EmailAvailabilityService({
       limiter,
@@ -95,6 +110,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
       relationships,
       hasher,
       starter,
+      mailer: recovery.mailer,
     }),
     resources,
     exchange,
@@ -111,9 +127,10 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   return serveRuntime(
     runtime,
     config.GRPC_LISTEN,
-    [{ name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation }],
+    [{ name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation }, recovery.service],
     async () => {
       clearInterval(sweep);
+      await recovery.drain();
       for (const client of [accounts, catalog, community]) client.close();
     },
   );
