@@ -11,6 +11,7 @@ import { identityHandlers } from './grpc/handlers.js';
 import { profileHandlers } from './grpc/profile.handlers.js';
 import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
+import { createRecovery } from './recovery/recovery.module.js';
 import { RelationshipRepository } from './relationships/relationship.repository.js';
 import { ResourceDirectory } from './resources/resource-directory.js';
 import { AccessAnnouncer } from './sessions/access-announcer.js';
@@ -84,6 +85,20 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const signIn = new SignInService({ users, relationships, hasher, resources, starter, throttle, logger: runtime.logger });
 
   const exchange = new CredentialExchange(sessionRepository, sessions);
+  const recovery = await createRecovery({
+    runtime,
+    config,
+    users,
+    relationships,
+    sessions,
+    sessionRepository,
+    hasher,
+    resources,
+    starter,
+    throttle,
+    limiter,
+    profiles,
+  });
   const implementation = identityHandlers({
     emailAvailability: new EmailAvailabilityService({
       limiter,
@@ -98,6 +113,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
       relationships,
       hasher,
       starter,
+      mailer: recovery.mailer,
     }),
     resources,
     exchange,
@@ -116,6 +132,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     config.GRPC_LISTEN,
     [
       { name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation },
+      recovery.service,
       {
         name: 'masthead.identity.v1.ProfileService',
         definition: ProfileServiceService,
@@ -126,6 +143,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     ],
     async () => {
       clearInterval(sweep);
+      await recovery.drain();
       for (const client of [accounts, catalog, community]) client.close();
     },
   );

@@ -112,4 +112,10 @@ export class SessionRepository {
     await this.models.refreshTokens.deleteMany({ user_id: userId, resource_id: resourceId, session_id: { $ne: keepSessionId } }).exec();
     return result.modifiedCount;
   }
+
+  /** Revokes every live session of a user (all resources) and removes all their refresh records. */
+  async revokeAllOfUser(userId: number): Promise<void> {
+    await this.models.sessions.updateMany({ user_id: userId, revoked_at: null }, { $set: { revoked_at: new Date() } }).exec();
+    await this.deleteRefreshTokensOfUser(userId);
+  }
 }
