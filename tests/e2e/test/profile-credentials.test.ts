@@ -14,7 +14,7 @@ const MAX_BYTES = 64 * 1024;
 
 /** Resource passwords and photo upload (document 1, section C; docs/adr/0062, 0063). */
 describe('member credentials and photo', () => {
-  // Session checks cached for a minute (ADR 0042): a revocation is seen only through identity's announcement.
+  // Session checks cached for a minute (ADR 0042): a revoked session must still fail at once.
   const s = useStack({
     env: { PHOTO_STORAGE_DIR: PHOTO_DIR, PHOTO_PUBLIC_URL: PHOTO_URL, PHOTO_MAX_BYTES: String(MAX_BYTES), AUTH_CACHE_TTL_MS: '60000' },
   });
