@@ -5,6 +5,7 @@ import { BillingServiceService } from '@masthead/proto/billing';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
+import { ProfileServiceService } from '@masthead/proto/identity/profile';
 import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
 import type { GatewayConfig } from './config.js';
@@ -25,6 +26,8 @@ export interface ServiceClients {
   billing: ServiceClient<typeof BillingServiceService>;
   community: ServiceClient<typeof CommunityServiceService>;
   integrations: ServiceClient<typeof IntegrationsServiceService>;
+  /** Identity's member profile writes (served by the identity process). */
+  profile: ServiceClient<typeof ProfileServiceService>;
 }
 
 export function serviceAddressesOf(config: GatewayConfig): Record<ServiceName, string> {
@@ -50,5 +53,6 @@ export function createServiceClients(config: GatewayConfig, interceptors: Interc
     billing: createServiceClient(BillingServiceService, addresses.billing, options),
     community: createServiceClient(CommunityServiceService, addresses.community, options),
     integrations: createServiceClient(IntegrationsServiceService, addresses.integrations, options),
+    profile: createServiceClient(ProfileServiceService, addresses.identity, options),
   };
 }

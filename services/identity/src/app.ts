@@ -5,8 +5,10 @@ import { AccountsServiceService } from '@masthead/proto/accounts';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
+import { ProfileServiceService } from '@masthead/proto/identity/profile';
 import type { IdentityConfig } from './config.js';
 import { identityHandlers } from './grpc/handlers.js';
+import { profileHandlers } from './grpc/profile.handlers.js';
 import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
 import { createRecovery } from './recovery/recovery.module.js';
@@ -26,6 +28,7 @@ import { RegistrationService } from './signin/registration.service.js';
 import { SessionStarter } from './signin/session-starter.js';
 import { SignInService } from './signin/sign-in.service.js';
 import { ProfileService } from './users/profile.service.js';
+import { createProfileWrites } from './profile/profile-writes.js';
 import { ServiceAccountUserService } from './users/service-account-user.service.js';
 import { UserRepository } from './users/user.repository.js';
 
@@ -127,7 +130,17 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   return serveRuntime(
     runtime,
     config.GRPC_LISTEN,
-    [{ name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation }, recovery.service],
+    [
+      { name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation },
+      recovery.service,
+      {
+        name: 'masthead.identity.v1.ProfileService',
+        definition: ProfileServiceService,
+        implementation: profileHandlers(
+          await createProfileWrites({ runtime, config, accounts, users, relationships, sessionRepository, hasher, throttle, access }),
+        ),
+      },
+    ],
     async () => {
       clearInterval(sweep);
       await recovery.drain();
