@@ -6,6 +6,8 @@ import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { IdentityProviderServiceService } from '@masthead/proto/identity/idp';
+import { ProfileServiceService } from '@masthead/proto/identity/profile';
+import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
 import type { GatewayConfig } from './config.js';
 
@@ -20,10 +22,14 @@ export interface ServiceClients {
   accounts: ServiceClient<typeof AccountsServiceService>;
   identity: ServiceClient<typeof IdentityServiceService>;
   identityProvider: ServiceClient<typeof IdentityProviderServiceService>;
+  /** Codes sent to members and external login (identity process). */
+  recovery: ServiceClient<typeof AccountRecoveryServiceService>;
   catalog: ServiceClient<typeof CatalogServiceService>;
   billing: ServiceClient<typeof BillingServiceService>;
   community: ServiceClient<typeof CommunityServiceService>;
   integrations: ServiceClient<typeof IntegrationsServiceService>;
+  /** Identity's member profile writes (served by the identity process). */
+  profile: ServiceClient<typeof ProfileServiceService>;
 }
 
 export function serviceAddressesOf(config: GatewayConfig): Record<ServiceName, string> {
@@ -45,9 +51,11 @@ export function createServiceClients(config: GatewayConfig, interceptors: Interc
     accounts: createServiceClient(AccountsServiceService, addresses.accounts, options),
     identity: createServiceClient(IdentityServiceService, addresses.identity, options),
     identityProvider: createServiceClient(IdentityProviderServiceService, addresses.identity, options),
+    recovery: createServiceClient(AccountRecoveryServiceService, addresses.identity, options),
     catalog: createServiceClient(CatalogServiceService, addresses.catalog, options),
     billing: createServiceClient(BillingServiceService, addresses.billing, options),
     community: createServiceClient(CommunityServiceService, addresses.community, options),
     integrations: createServiceClient(IntegrationsServiceService, addresses.integrations, options),
+    profile: createServiceClient(ProfileServiceService, addresses.identity, options),
   };
 }

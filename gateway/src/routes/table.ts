@@ -3,8 +3,10 @@ import * as catalog from '../handlers/catalog.js';
 import * as external from '../handlers/external.js';
 import * as identity from '../handlers/identity.js';
 import * as idp from '../handlers/idp.js';
+import * as recovery from '../handlers/recovery.js';
 import * as sessions from '../handlers/sessions.js';
 import * as memberships from '../handlers/memberships.js';
+import * as profile from '../handlers/profile.js';
 import * as localization from '../handlers/localization.js';
 import type { RouteHandler } from '../handlers/types.js';
 import type { ServiceName } from '../clients.js';
@@ -44,7 +46,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'GET', path: '/admin/countries', service: 'accounts', access: 'admin', handler: localization.listCountries },
   { method: 'GET', path: '/admin/currency', service: 'accounts', access: 'admin', handler: localization.adminListCurrencies },
   { method: 'GET', path: '/admin/integrations/cardprovider/connect', service: 'billing', access: 'admin' },
-  { method: 'GET', path: '/auth/external/{token}', service: 'identity', access: 'guestWithResource' },
+  { method: 'GET', path: '/auth/external/{token}', service: 'identity', access: 'guestWithResource', handler: recovery.externalAuth },
   { method: 'GET', path: '/countries', service: 'accounts', access: 'guest', handler: localization.listCountries },
   { method: 'GET', path: '/currency', service: 'accounts', access: 'guest', handler: localization.listCurrencies },
   { method: 'GET', path: '/geoinfo', service: 'accounts', access: 'guest', handler: localization.getGeoInfo },
@@ -93,7 +95,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'GET', path: '/user/cards', service: 'billing', access: 'member' },
   { method: 'GET', path: '/user/extra/data', service: 'identity', access: 'member' },
   { method: 'GET', path: '/user/extra/data/custom-fields', service: 'identity', access: 'member' },
-  { method: 'GET', path: '/user/has-password', service: 'identity', access: 'member' },
+  { method: 'GET', path: '/user/has-password', service: 'identity', access: 'member', handler: profile.hasPassword },
   { method: 'GET', path: '/user/pass/{id}', service: 'community', access: 'member' },
   { method: 'GET', path: '/user/pass/{id}/unassign', service: 'community', access: 'member' },
   { method: 'GET', path: '/user/payment-provider/cardprovider/customer', service: 'billing', access: 'member' },
@@ -110,7 +112,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     handler: memberships.listResourceMemberships,
   },
   { method: 'GET', path: '/user/resources/transactions', service: 'billing', access: 'member' },
-  { method: 'GET', path: '/user/tags', service: 'identity', access: 'member' },
+  { method: 'GET', path: '/user/tags', service: 'identity', access: 'member', handler: profile.listTags },
   { method: 'GET', path: '/user/teams', service: 'community', access: 'member' },
   { method: 'GET', path: '/user/teams/{team_id}', service: 'community', access: 'member' },
   { method: 'GET', path: '/user/teams/{team_id}/invites', service: 'community', access: 'member' },
@@ -134,8 +136,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/authorization/refresh', service: 'identity', access: 'guest', handler: sessions.refresh },
   // Guest ACL so that its documented 404 user_not_exist (no resolved user) is reachable.
   { method: 'POST', path: '/cleanup-refresh', service: 'identity', access: 'guest', handler: sessions.cleanupRefresh },
-  { method: 'POST', path: '/confirm-email', service: 'identity', access: 'guestWithResource' },
-  { method: 'POST', path: '/confirm-password', service: 'identity', access: 'guestWithResource' },
+  { method: 'POST', path: '/confirm-email', service: 'identity', access: 'guestWithResource', handler: recovery.confirmEmail },
+  { method: 'POST', path: '/confirm-password', service: 'identity', access: 'guestWithResource', handler: recovery.confirmPassword },
   { method: 'POST', path: '/email-validation', service: 'identity', access: 'guestWithResource', handler: identity.validateEmail },
   { method: 'POST', path: '/idp/email-auth-link', service: 'identity', access: 'guestWithResource', handler: idp.emailAuthLink },
   { method: 'POST', path: '/idp/oauth/token', service: 'identity', access: 'guestWithResource', handler: idp.exchangeToken },
@@ -154,8 +156,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/invite-validation', service: 'community', access: 'guestWithResource' },
   { method: 'POST', path: '/oauth/token', service: 'identity', access: 'guestWithResource', handler: sessions.exchangeCode },
   { method: 'POST', path: '/registration', service: 'identity', access: 'guestWithResource', handler: identity.register },
-  { method: 'POST', path: '/resend-confirmation', service: 'identity', access: 'guestWithResource' },
-  { method: 'POST', path: '/reset-password', service: 'identity', access: 'guestWithResource' },
+  { method: 'POST', path: '/resend-confirmation', service: 'identity', access: 'guestWithResource', handler: recovery.resendConfirmation },
+  { method: 'POST', path: '/reset-password', service: 'identity', access: 'guestWithResource', handler: recovery.resetPassword },
   { method: 'POST', path: '/social-authorization', service: 'identity', access: 'guestWithResource' },
   { method: 'POST', path: '/ti-event/pass/invite-activation', service: 'community', access: 'member' },
   { method: 'POST', path: '/ti-event/pass/invite-validation', service: 'community', access: 'guestWithResource' },
@@ -168,12 +170,12 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/user/cardprovider/customer/import', service: 'billing', access: 'member' },
   { method: 'POST', path: '/user/cardprovider/customer/{id}/attach', service: 'billing', access: 'member' },
   { method: 'POST', path: '/user/cardprovider/token', service: 'billing', access: 'member' },
-  { method: 'POST', path: '/user/history', service: 'identity', access: 'member' },
+  { method: 'POST', path: '/user/history', service: 'identity', access: 'member', handler: profile.writeHistory },
   { method: 'POST', path: '/user/pass/{id}/invite', service: 'community', access: 'member' },
-  { method: 'POST', path: '/user/password', service: 'identity', access: 'member' },
+  { method: 'POST', path: '/user/password', service: 'identity', access: 'member', handler: profile.setPassword },
   { method: 'POST', path: '/user/payment-provider/cardprovider/save-intents', service: 'billing', access: 'member' },
   { method: 'POST', path: '/user/payment-provider/cardprovider/setup-intents', service: 'billing', access: 'member' },
-  { method: 'POST', path: '/user/photo', service: 'identity', access: 'member' },
+  { method: 'POST', path: '/user/photo', service: 'identity', access: 'member', handler: profile.uploadPhoto },
   { method: 'POST', path: '/user/social/delete', service: 'identity', access: 'member' },
   { method: 'POST', path: '/user/suspend', service: 'identity', access: 'member' },
   { method: 'POST', path: '/user/teams', service: 'community', access: 'member' },
@@ -190,13 +192,13 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'PUT', path: '/sponsor/sponsored-subscriptions/slots/{slot_id}/clear', service: 'community', access: 'member' },
   { method: 'PUT', path: '/sponsor/sponsored-subscriptions/slots/{slot_id}/invitation', service: 'community', access: 'member' },
   { method: 'PUT', path: '/sponsor/sponsored-subscriptions/{id}', service: 'community', access: 'member' },
-  { method: 'PUT', path: '/user', service: 'identity', access: 'member' },
-  { method: 'PUT', path: '/user/email', service: 'identity', access: 'member' },
+  { method: 'PUT', path: '/user', service: 'identity', access: 'member', handler: profile.updateProfile },
+  { method: 'PUT', path: '/user/email', service: 'identity', access: 'member', handler: recovery.changeEmail },
   { method: 'PUT', path: '/user/extra/data', service: 'identity', access: 'member' },
   { method: 'PUT', path: '/user/extra/data/custom-fields', service: 'identity', access: 'member' },
   { method: 'PUT', path: '/user/pass/{id}/assign', service: 'community', access: 'member' },
   { method: 'PUT', path: '/user/pass/{id}/extra', service: 'community', access: 'member' },
-  { method: 'PUT', path: '/user/password', service: 'identity', access: 'member' },
+  { method: 'PUT', path: '/user/password', service: 'identity', access: 'member', handler: profile.changePassword },
   { method: 'PUT', path: '/user/payment-sources/{source_type}/{id}/default', service: 'billing', access: 'member' },
   { method: 'PUT', path: '/user/social', service: 'identity', access: 'member' },
   { method: 'PUT', path: '/user/subscriptions/{id}', service: 'catalog', access: 'member', handler: memberships.setMembershipRenewal },

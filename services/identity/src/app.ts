@@ -6,11 +6,14 @@ import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { IdentityProviderServiceService } from '@masthead/proto/identity/idp';
+import { ProfileServiceService } from '@masthead/proto/identity/profile';
 import type { IdentityConfig } from './config.js';
 import { identityHandlers } from './grpc/handlers.js';
+import { profileHandlers } from './grpc/profile.handlers.js';
 import { createIdpModule } from './idp/idp-module.js';
 import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
+import { createRecovery } from './recovery/recovery.module.js';
 import { RelationshipRepository } from './relationships/relationship.repository.js';
 import { ResourceDirectory } from './resources/resource-directory.js';
 import { AccessAnnouncer } from './sessions/access-announcer.js';
@@ -27,6 +30,7 @@ import { RegistrationService } from './signin/registration.service.js';
 import { SessionStarter } from './signin/session-starter.js';
 import { SignInService } from './signin/sign-in.service.js';
 import { ProfileService } from './users/profile.service.js';
+import { createProfileWrites } from './profile/profile-writes.js';
 import { ServiceAccountUserService } from './users/service-account-user.service.js';
 import { UserRepository } from './users/user.repository.js';
 
@@ -84,6 +88,20 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
 
   const exchange = new CredentialExchange(sessionRepository, sessions);
   const idp = await createIdpModule(runtime, config, { users, relationships, starter, limiter, resources });
+  const recovery = await createRecovery({
+    runtime,
+    config,
+    users,
+    relationships,
+    sessions,
+    sessionRepository,
+    hasher,
+    resources,
+    starter,
+    throttle,
+    limiter,
+    profiles,
+  });
   const implementation = identityHandlers({
     emailAvailability: new EmailAvailabilityService({
       limiter,
@@ -98,6 +116,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
       relationships,
       hasher,
       starter,
+      mailer: recovery.mailer,
     }),
     resources,
     exchange,
@@ -117,9 +136,18 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     [
       { name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation },
       { name: 'masthead.identity.v1.IdentityProviderService', definition: IdentityProviderServiceService, implementation: idp.handlers },
+      recovery.service,
+      {
+        name: 'masthead.identity.v1.ProfileService',
+        definition: ProfileServiceService,
+        implementation: profileHandlers(
+          await createProfileWrites({ runtime, config, accounts, users, relationships, sessionRepository, hasher, throttle, access }),
+        ),
+      },
     ],
     async () => {
       clearInterval(sweep);
+      await recovery.drain();
       for (const client of [accounts, catalog, community]) client.close();
     },
   );

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, serviceAddresses, serviceEnv } from '@masthead/core/config';
 import { z } from 'zod';
+import { recoveryEnv } from './recovery/recovery.config.js';
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -46,6 +47,11 @@ export const identityEnv = {
    * production, else `local`.
    */
   DOCSTORE_BACKEND: z.enum(['firestore', 'local']).optional(),
+  ...recoveryEnv,
+  /** Where uploaded photos are written (ADR 0063); a mounted volume on Kubernetes. */
+  PHOTO_STORAGE_DIR: z.string().min(1).default('.data/photos'),
+  /** URL prefix under which the operator serves PHOTO_STORAGE_DIR; photo URLs start with it. */
+  PHOTO_PUBLIC_URL: z.string().min(1).default('/photos'),
 };
 
 export type IdentityConfig = ReturnType<typeof loadIdentityConfig>;
