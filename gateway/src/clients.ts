@@ -5,6 +5,7 @@ import { BillingServiceService } from '@masthead/proto/billing';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
+import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
 import type { GatewayConfig } from './config.js';
 
@@ -22,6 +23,7 @@ export interface ServiceClients {
   billing: ServiceClient<typeof BillingServiceService>;
   community: ServiceClient<typeof CommunityServiceService>;
   integrations: ServiceClient<typeof IntegrationsServiceService>;
+  extraData: ServiceClient<typeof ExtraDataServiceService>;
 }
 
 export function serviceAddressesOf(config: GatewayConfig): Record<ServiceName, string> {
@@ -46,5 +48,6 @@ export function createServiceClients(config: GatewayConfig, interceptors: Interc
     billing: createServiceClient(BillingServiceService, addresses.billing, options),
     community: createServiceClient(CommunityServiceService, addresses.community, options),
     integrations: createServiceClient(IntegrationsServiceService, addresses.integrations, options),
+    extraData: createServiceClient(ExtraDataServiceService, addresses.identity, options),
   };
 }

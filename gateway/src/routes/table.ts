@@ -1,6 +1,7 @@
 import * as accounts from '../handlers/accounts.js';
 import * as catalog from '../handlers/catalog.js';
 import * as external from '../handlers/external.js';
+import * as extraData from '../handlers/extra-data.js';
 import * as identity from '../handlers/identity.js';
 import * as sessions from '../handlers/sessions.js';
 import * as memberships from '../handlers/memberships.js';
@@ -31,8 +32,14 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'DELETE', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' },
   { method: 'DELETE', path: '/user/card/{id}', service: 'billing', access: 'member' },
   { method: 'DELETE', path: '/user/cardprovider/customer/{id}', service: 'billing', access: 'member' },
-  { method: 'DELETE', path: '/user/extra/data', service: 'identity', access: 'member' },
-  { method: 'DELETE', path: '/user/extra/data/custom-fields/{field_key}', service: 'identity', access: 'member' },
+  { method: 'DELETE', path: '/user/extra/data', service: 'identity', access: 'member', handler: extraData.deleteExtraData },
+  {
+    method: 'DELETE',
+    path: '/user/extra/data/custom-fields/{field_key}',
+    service: 'identity',
+    access: 'member',
+    handler: extraData.deleteCustomField,
+  },
   { method: 'DELETE', path: '/user/pass/{id}/invite', service: 'community', access: 'member' },
   { method: 'DELETE', path: '/user/payment-sources/{source_type}/{id}', service: 'billing', access: 'member' },
   { method: 'DELETE', path: '/user/profile', service: 'identity', access: 'member' },
@@ -90,8 +97,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'GET', path: '/user', service: 'identity', access: 'memberOptionalResource', handler: identity.getUser },
   { method: 'GET', path: '/user/cardprovider/customers', service: 'billing', access: 'member' },
   { method: 'GET', path: '/user/cards', service: 'billing', access: 'member' },
-  { method: 'GET', path: '/user/extra/data', service: 'identity', access: 'member' },
-  { method: 'GET', path: '/user/extra/data/custom-fields', service: 'identity', access: 'member' },
+  { method: 'GET', path: '/user/extra/data', service: 'identity', access: 'member', handler: extraData.getExtraData },
+  { method: 'GET', path: '/user/extra/data/custom-fields', service: 'identity', access: 'member', handler: extraData.getCustomFields },
   { method: 'GET', path: '/user/has-password', service: 'identity', access: 'member' },
   { method: 'GET', path: '/user/pass/{id}', service: 'community', access: 'member' },
   { method: 'GET', path: '/user/pass/{id}/unassign', service: 'community', access: 'member' },
@@ -191,8 +198,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'PUT', path: '/sponsor/sponsored-subscriptions/{id}', service: 'community', access: 'member' },
   { method: 'PUT', path: '/user', service: 'identity', access: 'member' },
   { method: 'PUT', path: '/user/email', service: 'identity', access: 'member' },
-  { method: 'PUT', path: '/user/extra/data', service: 'identity', access: 'member' },
-  { method: 'PUT', path: '/user/extra/data/custom-fields', service: 'identity', access: 'member' },
+  { method: 'PUT', path: '/user/extra/data', service: 'identity', access: 'member', handler: extraData.putExtraData },
+  { method: 'PUT', path: '/user/extra/data/custom-fields', service: 'identity', access: 'member', handler: extraData.putCustomFields },
   { method: 'PUT', path: '/user/pass/{id}/assign', service: 'community', access: 'member' },
   { method: 'PUT', path: '/user/pass/{id}/extra', service: 'community', access: 'member' },
   { method: 'PUT', path: '/user/password', service: 'identity', access: 'member' },

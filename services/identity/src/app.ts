@@ -5,7 +5,11 @@ import { AccountsServiceService } from '@masthead/proto/accounts';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
+import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
 import type { IdentityConfig } from './config.js';
+import { ExtraDataRepository } from './extra-data/extra-data.repository.js';
+import { ExtraDataService } from './extra-data/extra-data.service.js';
+import { extraDataHandlers } from './grpc/extra-data.handlers.js';
 import { identityHandlers } from './grpc/handlers.js';
 import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
@@ -41,7 +45,8 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const users = new UserRepository(runtime.db);
   const relationships = new RelationshipRepository(runtime.db);
   const sessionRepository = new SessionRepository(runtime.db);
-  await Promise.all([users.ready(), relationships.ready(), sessionRepository.ready()]);
+  const extraData = new ExtraDataRepository(runtime.db);
+  await Promise.all([users.ready(), relationships.ready(), sessionRepository.ready(), extraData.ready()]);
 
   const hasher = new PasswordHasher({
     memoryKib: config.ARGON2_MEMORY_KIB,
@@ -105,7 +110,16 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   return serveRuntime(
     runtime,
     config.GRPC_LISTEN,
-    [{ name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation }],
+    [
+      { name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation },
+      {
+        name: 'masthead.identity.v1.ExtraDataService',
+        definition: ExtraDataServiceService,
+        implementation: extraDataHandlers(
+          new ExtraDataService({ extraData, relationships, events: runtime.events, logger: runtime.logger }),
+        ),
+      },
+    ],
     async () => {
       clearInterval(sweep);
       for (const client of [accounts, catalog, community]) client.close();
