@@ -6,6 +6,7 @@ import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
+import { SocialIdentityServiceService } from '@masthead/proto/identity/social';
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
 import type { GatewayConfig } from './config.js';
 
@@ -24,6 +25,7 @@ export interface ServiceClients {
   community: ServiceClient<typeof CommunityServiceService>;
   integrations: ServiceClient<typeof IntegrationsServiceService>;
   extraData: ServiceClient<typeof ExtraDataServiceService>;
+  social: ServiceClient<typeof SocialIdentityServiceService>;
 }
 
 export function serviceAddressesOf(config: GatewayConfig): Record<ServiceName, string> {
@@ -49,5 +51,6 @@ export function createServiceClients(config: GatewayConfig, interceptors: Interc
     community: createServiceClient(CommunityServiceService, addresses.community, options),
     integrations: createServiceClient(IntegrationsServiceService, addresses.integrations, options),
     extraData: createServiceClient(ExtraDataServiceService, addresses.identity, options),
+    social: createServiceClient(SocialIdentityServiceService, addresses.identity, options),
   };
 }

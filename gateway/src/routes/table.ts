@@ -4,6 +4,7 @@ import * as external from '../handlers/external.js';
 import * as extraData from '../handlers/extra-data.js';
 import * as identity from '../handlers/identity.js';
 import * as sessions from '../handlers/sessions.js';
+import * as social from '../handlers/social.js';
 import * as memberships from '../handlers/memberships.js';
 import * as localization from '../handlers/localization.js';
 import type { RouteHandler } from '../handlers/types.js';
@@ -162,7 +163,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/registration', service: 'identity', access: 'guestWithResource', handler: identity.register },
   { method: 'POST', path: '/resend-confirmation', service: 'identity', access: 'guestWithResource' },
   { method: 'POST', path: '/reset-password', service: 'identity', access: 'guestWithResource' },
-  { method: 'POST', path: '/social-authorization', service: 'identity', access: 'guestWithResource' },
+  { method: 'POST', path: '/social-authorization', service: 'identity', access: 'guestWithResource', handler: social.socialSignIn },
   { method: 'POST', path: '/ti-event/pass/invite-activation', service: 'community', access: 'member' },
   { method: 'POST', path: '/ti-event/pass/invite-validation', service: 'community', access: 'guestWithResource' },
   { method: 'POST', path: '/ti-event/ticket/pass/authorization', service: 'community', access: 'guestWithResource' },
@@ -180,7 +181,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/user/payment-provider/cardprovider/save-intents', service: 'billing', access: 'member' },
   { method: 'POST', path: '/user/payment-provider/cardprovider/setup-intents', service: 'billing', access: 'member' },
   { method: 'POST', path: '/user/photo', service: 'identity', access: 'member' },
-  { method: 'POST', path: '/user/social/delete', service: 'identity', access: 'member' },
+  { method: 'POST', path: '/user/social/delete', service: 'identity', access: 'member', handler: social.unlinkSocial },
   { method: 'POST', path: '/user/suspend', service: 'identity', access: 'member' },
   { method: 'POST', path: '/user/teams', service: 'community', access: 'member' },
   { method: 'POST', path: '/user/teams/{team_id}/invites', service: 'community', access: 'member' },
@@ -204,7 +205,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'PUT', path: '/user/pass/{id}/extra', service: 'community', access: 'member' },
   { method: 'PUT', path: '/user/password', service: 'identity', access: 'member' },
   { method: 'PUT', path: '/user/payment-sources/{source_type}/{id}/default', service: 'billing', access: 'member' },
-  { method: 'PUT', path: '/user/social', service: 'identity', access: 'member' },
+  { method: 'PUT', path: '/user/social', service: 'identity', access: 'member', handler: social.linkSocial },
   { method: 'PUT', path: '/user/subscriptions/{id}', service: 'catalog', access: 'member', handler: memberships.setMembershipRenewal },
   { method: 'PUT', path: '/user/teams/{team_id}', service: 'community', access: 'member' },
   { method: 'PUT', path: '/user/teams/{team_id}/invites/{invite_id}', service: 'community', access: 'member' },

@@ -6,11 +6,13 @@ import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
+import { SocialIdentityServiceService } from '@masthead/proto/identity/social';
 import type { IdentityConfig } from './config.js';
 import { ExtraDataRepository } from './extra-data/extra-data.repository.js';
 import { ExtraDataService } from './extra-data/extra-data.service.js';
 import { extraDataHandlers } from './grpc/extra-data.handlers.js';
 import { identityHandlers } from './grpc/handlers.js';
+import { socialHandlers } from './grpc/social.handlers.js';
 import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
 import { RelationshipRepository } from './relationships/relationship.repository.js';
@@ -27,6 +29,10 @@ import { RefreshService } from './signin/refresh.service.js';
 import { RegistrationService } from './signin/registration.service.js';
 import { SessionStarter } from './signin/session-starter.js';
 import { SignInService } from './signin/sign-in.service.js';
+import { IdTokenVerifier } from './social/id-token-verifier.js';
+import { SocialLinkRepository } from './social/social-link.repository.js';
+import { SocialLinkService } from './social/social-link.service.js';
+import { SocialSignInService } from './social/social-sign-in.service.js';
 import { ProfileService } from './users/profile.service.js';
 import { ServiceAccountUserService } from './users/service-account-user.service.js';
 import { UserRepository } from './users/user.repository.js';
@@ -46,7 +52,8 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const relationships = new RelationshipRepository(runtime.db);
   const sessionRepository = new SessionRepository(runtime.db);
   const extraData = new ExtraDataRepository(runtime.db);
-  await Promise.all([users.ready(), relationships.ready(), sessionRepository.ready(), extraData.ready()]);
+  const socialLinks = new SocialLinkRepository(runtime.db);
+  await Promise.all([users.ready(), relationships.ready(), sessionRepository.ready(), extraData.ready(), socialLinks.ready()]);
 
   const hasher = new PasswordHasher({
     memoryKib: config.ARGON2_MEMORY_KIB,
@@ -78,6 +85,20 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   );
   sweep.unref();
   const signIn = new SignInService({ users, relationships, hasher, resources, starter, throttle, logger: runtime.logger });
+
+  const extraDataApi = extraDataHandlers(
+    new ExtraDataService({ extraData, relationships, events: runtime.events, logger: runtime.logger }),
+  );
+  const verifier = new IdTokenVerifier(config.SOCIAL_PROVIDERS, {
+    jwksTimeoutMs: config.SOCIAL_JWKS_TIMEOUT_MS,
+    clockToleranceSeconds: config.SOCIAL_CLOCK_TOLERANCE_SECONDS,
+  });
+  const social = socialHandlers({
+    verifier,
+    signIn: new SocialSignInService({ verifier, links: socialLinks, users, relationships, resources, starter, logger: runtime.logger }),
+    links: new SocialLinkService({ verifier, links: socialLinks, logger: runtime.logger }),
+    profiles,
+  });
 
   const exchange = new CredentialExchange(sessionRepository, sessions);
   const implementation = identityHandlers({
@@ -112,13 +133,8 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     config.GRPC_LISTEN,
     [
       { name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation },
-      {
-        name: 'masthead.identity.v1.ExtraDataService',
-        definition: ExtraDataServiceService,
-        implementation: extraDataHandlers(
-          new ExtraDataService({ extraData, relationships, events: runtime.events, logger: runtime.logger }),
-        ),
-      },
+      { name: 'masthead.identity.v1.ExtraDataService', definition: ExtraDataServiceService, implementation: extraDataApi },
+      { name: 'masthead.identity.v1.SocialIdentityService', definition: SocialIdentityServiceService, implementation: social },
     ],
     async () => {
       clearInterval(sweep);
