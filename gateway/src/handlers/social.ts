@@ -1,6 +1,6 @@
 import type { SocialIdentities } from '@masthead/proto/identity/social';
 import { bodyFields, stringField } from '../http/body.js';
-import { serializeSessionResult } from './identity.js';
+import { serializeSessionResult, sessionRequest } from './identity.js';
 import type { RouteHandler } from './types.js';
 
 /** The member's linked identities (docs/adr/0066): `{items: [{provider, sub, email, linked_at}]}`. */
@@ -24,12 +24,7 @@ export const socialSignIn: RouteHandler = async (context, req, { social }) => {
       resourceId: context.resource!.id,
       provider: stringField(fields, 'provider'),
       idToken: stringField(fields, 'id_token'),
-      responseType: stringField(fields, 'response_type'),
-      redirectUri: stringField(fields, 'redirect_uri'),
-      guestSession: context.headers.session,
-      sourceType: context.headers.sourceType,
-      ip: context.ip,
-      userAgent: context.userAgent,
+      ...sessionRequest(context, fields),
     },
     { requestId: context.requestId },
   );

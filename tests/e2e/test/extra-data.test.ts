@@ -1,24 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createMember, createTenant, type Tenant } from '@masthead/testkit';
 import { describe, expect, it } from 'vitest';
+import { signedInMember } from './member-session.js';
 import { anyIsoDate, anyRequestId, collectEvents, eventually, useStack } from './support.js';
 
 /** Member extra data (document 2, section A; docs/adr/0065). */
 describe('member extra data', () => {
   const s = useStack();
 
-  /** A member of a fresh resource, signed in there: the headers of its member context. */
-  async function signedIn(tenant?: Tenant) {
-    const resource = tenant ?? (await createTenant(s.stack));
-    const member = await createMember(s.stack, resource);
-    const response = await s.api('/authorization', {
-      headers: { resource: resource.publicKey },
-      json: { email: member.email, password: member.password },
-    });
-    expect(response.status).toBe(200);
-    const headers = { resource: resource.publicKey, token: response.body['token'] as string };
-    return { tenant: resource, member, headers };
-  }
+  const signedIn = (tenant?: Tenant) => signedInMember(s, tenant);
 
   const row = (member: { id: number }, tenant: Tenant, group_key: string, field_key: string, field_value: string) => ({
     id: expect.any(Number),

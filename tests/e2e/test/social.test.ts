@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createMember, createTenant, type Tenant } from '@masthead/testkit';
+import { createTenant, type Tenant } from '@masthead/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInMember } from './member-session.js';
 import { LocalOidcProvider } from './oidc-provider.js';
-import { anyIsoDate, anyRequestId, anyToken, collectEvents, eventually, useStack } from './support.js';
+import { anyIsoDate, anyRequestId, anySessionCredentials, anyToken, collectEvents, eventWhere, useStack } from './support.js';
 
 /** Social sign-in and linking (document 1, sections B and C; docs/adr/0066). */
 describe('social sign-in and linking', () => {
@@ -21,16 +22,7 @@ describe('social sign-in and linking', () => {
 
   const errorBody = (error: string) => ({ error, error_description: expect.any(String), req_guid: anyRequestId });
 
-  /** A member of a fresh resource with its member-context headers. */
-  async function signedIn(tenant?: Tenant) {
-    const resource = tenant ?? (await createTenant(s.stack));
-    const member = await createMember(s.stack, resource);
-    const session = await s.api('/authorization', {
-      headers: { resource: resource.publicKey },
-      json: { email: member.email, password: member.password },
-    });
-    return { tenant: resource, member, headers: { resource: resource.publicKey, token: session.body['token'] as string } };
-  }
+  const signedIn = (tenant?: Tenant) => signedInMember(s, tenant);
 
   /** A member with the identity `sub` of provider acme linked. */
   async function linked(sub = `sub-${randomUUID()}`) {
@@ -201,37 +193,18 @@ describe('social sign-in and linking', () => {
       const { tenant, member, sub } = await linked();
       const response = await socialSignIn(tenant, { provider: 'acme', id_token: provider.token(provider.claims(sub)) });
       expect(response.status).toBe(200);
+      // The user projection of the session result is GET /user's (without a resource), field for field.
+      const token = response.body['token'] as string;
+      const profile = await s.api('/user', { headers: { token } });
+      expect(profile.body['id']).toBe(member.id);
       expect(response.body).toEqual({
-        id: member.id,
-        email: member.email,
-        active: true,
-        nick_name: null,
-        first_name: null,
-        last_name: null,
-        photo: null,
-        country: null,
-        city: null,
-        state: null,
-        address: null,
-        zip: null,
-        phone: null,
-        company: null,
-        job: null,
-        language_id: null,
-        email_confirmed: true,
-        created_at: anyIsoDate,
-        updated_at: anyIsoDate,
-        token_type: 'bearer',
-        token: anyToken,
-        refresh_token: anyToken,
-        session_id: expect.any(Number),
-        expires: expect.any(Number),
+        ...profile.body,
+        ...anySessionCredentials(),
         subscriptions: [],
         teams: [],
       });
-      const user = await s.api('/user', { headers: { resource: tenant.publicKey, token: response.body['token'] as string } });
+      const user = await s.api('/user', { headers: { resource: tenant.publicKey, token } });
       expect(user.status).toBe(200);
-      expect(user.body['id']).toBe(member.id);
     });
 
     it('takes form fields over JSON, and the code response types of POST /authorization', async () => {
@@ -289,10 +262,7 @@ describe('social sign-in and linking', () => {
         { provider: 'acme', id_token: provider.token(provider.claims(sub)) },
         { session: guestSession, 'source-type': 'social' },
       );
-      const event = await eventually(async () =>
-        events.find((candidate) => (candidate['payload'] as Record<string, unknown>)['guest_session'] === guestSession),
-      );
-      expect(event).toMatchObject({
+      expect(await eventWhere(events, 'guest_session', guestSession)).toMatchObject({
         name: 'user_login',
         source: 'identity',
         resource_id: tenant.resourceId,
