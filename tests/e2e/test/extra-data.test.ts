@@ -66,6 +66,23 @@ describe('member extra data', () => {
     expect(read.body).toEqual(second.body);
   });
 
+  it('keeps one row per field when writers race, and distinct IDs for distinct fields', async () => {
+    const { headers } = await signedIn();
+    const writes = Array.from({ length: 6 }, (_, i) =>
+      put(headers, {
+        extra_groups: [
+          { group_key: 'race', field_key: 'shared', field_value: `v${i}` },
+          { group_key: 'race', field_key: `own-${i}`, field_value: 'x' },
+        ],
+      }),
+    );
+    for (const response of await Promise.all(writes)) expect(response.status).toBe(200);
+    const rows = ((await s.api('/user/extra/data', { headers })).body['items'] as Record<string, Array<Record<string, unknown>>>)['race']!;
+    expect(rows.filter((row) => row['field_key'] === 'shared')).toHaveLength(1);
+    expect(rows).toHaveLength(7);
+    expect(new Set(rows.map((row) => row['id'])).size).toBe(7);
+  });
+
   it('keeps each member and each resource apart', async () => {
     const one = await signedIn();
     const other = await signedIn(one.tenant);

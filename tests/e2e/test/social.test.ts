@@ -15,6 +15,8 @@ describe('social sign-in and linking', () => {
     env['SOCIAL_PROVIDERS'] = JSON.stringify({
       acme: { issuer: provider.issuer, jwks_url: provider.jwksUrl, audiences: ['another-client', provider.audience] },
       ecme: { issuer: provider.issuer, jwks_url: provider.jwksUrl, audiences: [provider.audience], algorithms: ['ES256'] },
+      // Nothing listens on port 1: a provider whose key set cannot be fetched.
+      offline: { issuer: provider.issuer, jwks_url: 'http://127.0.0.1:1/jwks', audiences: [provider.audience] },
     });
   });
   afterAll(() => provider.stop());
@@ -173,6 +175,17 @@ describe('social sign-in and linking', () => {
       const signIn = await socialSignIn(tenant, { provider: 'acme', id_token: makeToken(sub) });
       expect(signIn.status).toBe(401);
       expect(signIn.body).toEqual(errorBody('authorization_fail'));
+    });
+
+    it('answers 503 social_provider_unavailable while the key set cannot be fetched', async () => {
+      const { headers, tenant } = await signedIn();
+      const id_token = provider.token(provider.claims(`sub-${randomUUID()}`));
+      const link = await s.api('/user/social', { method: 'PUT', headers, json: { provider: 'offline', id_token } });
+      const signIn = await socialSignIn(tenant, { provider: 'offline', id_token });
+      for (const response of [link, signIn]) {
+        expect(response.status).toBe(503);
+        expect(response.body).toEqual(errorBody('social_provider_unavailable'));
+      }
     });
 
     it('accepts ES256 where the provider allows it, and a second configured audience', async () => {

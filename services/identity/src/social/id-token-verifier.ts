@@ -1,3 +1,4 @@
+import { httpError } from '@masthead/core/errors';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import type { SocialProviderConfig } from './provider-config.js';
 
@@ -20,6 +21,18 @@ export interface VerifierOptions {
   jwksTimeoutMs: number;
   clockToleranceSeconds: number;
 }
+
+/**
+ * The provider's key set could not be had (network failure, timeout, not a 200, not a JWKS):
+ * the token's fault is unknown, so this is not a refusal but an outage, for the caller to retry.
+ */
+const isKeySetUnavailable = (error: unknown): boolean =>
+  !(error instanceof errors.JOSEError) ||
+  error instanceof errors.JWKSTimeout ||
+  error instanceof errors.JWKSInvalid ||
+  error.code === errors.JOSEError.code;
+
+const providerUnavailable = () => httpError(503, 'social_provider_unavailable', 'The provider could not be reached; retry later');
 
 /** OpenID Connect Core 1.0, section 2: `sub` is at most 255 ASCII characters. */
 const MAX_SUB_LENGTH = 255;
@@ -56,7 +69,10 @@ export class IdTokenVerifier {
     return this.providers.has(provider);
   }
 
-  /** The identity of a valid token; throws IdTokenRejected for anything else. */
+  /**
+   * The identity of a valid token. Throws IdTokenRejected for a token that does not verify, and
+   * 503 social_provider_unavailable when the provider's key set cannot be fetched.
+   */
   async verify(providerName: string, token: string): Promise<VerifiedIdentity> {
     const provider = this.providers.get(providerName);
     if (!provider) throw new IdTokenRejected('unknown provider');
@@ -71,6 +87,7 @@ export class IdTokenVerifier {
         requiredClaims: ['sub', 'exp', 'iat'],
       }));
     } catch (error) {
+      if (isKeySetUnavailable(error)) throw providerUnavailable();
       throw new IdTokenRejected(error instanceof errors.JOSEError ? error.code : 'malformed token');
     }
     const sub = payload.sub ?? '';
