@@ -3,6 +3,7 @@ import type { Interceptor } from '@grpc/grpc-js';
 import type { Logger } from '@masthead/core/logging';
 import express from 'express';
 import { connect, type NatsConnection } from 'nats';
+import { AuthenticationCache, withAuthenticationCache } from './auth/authentication-cache.js';
 import { ResourceResolver } from './auth/resource-resolver.js';
 import { ServiceAccountUsage } from './auth/service-account-usage.js';
 import { ServiceKeyResolver } from './auth/service-key-resolver.js';
@@ -44,6 +45,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     name: 'masthead-gateway',
   });
   resources.listen(nats, logger);
+  const authentication = config.AUTH_CACHE_TTL_MS > 0 ? new AuthenticationCache(config.AUTH_CACHE_TTL_MS) : null;
+  if (authentication) {
+    authentication.listen(nats, logger);
+    clients.identity = withAuthenticationCache(clients.identity, authentication);
+  }
   const serviceKeys = new ServiceKeyResolver(clients.accounts, config.SERVICE_KEY_CACHE_TTL_MS);
   serviceKeys.listen(nats, logger);
   const usage = new ServiceAccountUsage(clients.accounts, config.SERVICE_USAGE_FLUSH_MS, logger);
@@ -58,7 +64,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   app.use(healthRouter(serviceAddressesOf(config)));
   app.use(cors(resources, config.CORS_ALLOWED_ORIGINS));
   app.use(bodyDecoder(config.BODY_LIMIT));
-  app.use('/api/v1', buildApiRouter(ROUTES, new SharedChecks(resources, clients.identity, { keys: serviceKeys, usage }), clients));
+  const checks = new SharedChecks(resources, clients.identity, { keys: serviceKeys, usage });
+  app.use('/api/v1', buildApiRouter(ROUTES, checks, clients, { memberMayHaveWritten: (userId) => authentication?.forgetUser(userId) }));
   app.use(routeNotFound);
   app.use(errorRenderer(logger));
 

@@ -7,6 +7,7 @@ import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
 import { SocialIdentityServiceService } from '@masthead/proto/identity/social';
+import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
 import type { GatewayConfig } from './config.js';
 
@@ -20,6 +21,8 @@ export type ServiceName = 'accounts' | 'identity' | 'catalog' | 'billing' | 'com
 export interface ServiceClients {
   accounts: ServiceClient<typeof AccountsServiceService>;
   identity: ServiceClient<typeof IdentityServiceService>;
+  /** Codes sent to members and external login (identity process). */
+  recovery: ServiceClient<typeof AccountRecoveryServiceService>;
   catalog: ServiceClient<typeof CatalogServiceService>;
   billing: ServiceClient<typeof BillingServiceService>;
   community: ServiceClient<typeof CommunityServiceService>;
@@ -46,6 +49,7 @@ export function createServiceClients(config: GatewayConfig, interceptors: Interc
   return {
     accounts: createServiceClient(AccountsServiceService, addresses.accounts, options),
     identity: createServiceClient(IdentityServiceService, addresses.identity, options),
+    recovery: createServiceClient(AccountRecoveryServiceService, addresses.identity, options),
     catalog: createServiceClient(CatalogServiceService, addresses.catalog, options),
     billing: createServiceClient(BillingServiceService, addresses.billing, options),
     community: createServiceClient(CommunityServiceService, addresses.community, options),

@@ -15,8 +15,10 @@ import { identityHandlers } from './grpc/handlers.js';
 import { socialHandlers } from './grpc/social.handlers.js';
 import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
+import { createRecovery } from './recovery/recovery.module.js';
 import { RelationshipRepository } from './relationships/relationship.repository.js';
 import { ResourceDirectory } from './resources/resource-directory.js';
+import { AccessAnnouncer } from './sessions/access-announcer.js';
 import { Authenticator } from './sessions/authenticator.js';
 import { AddressLimiter } from './throttling/address-limiter.js';
 import { SignInThrottle } from './throttling/sign-in-throttle.js';
@@ -63,11 +65,16 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     queueLimit: config.HASH_QUEUE_LIMIT,
   });
   await hasher.warm();
-  const sessions = new SessionService(sessionRepository, {
-    sessionTtlSeconds: config.SESSION_TTL_SECONDS,
-    refreshTtlSeconds: config.REFRESH_TTL_SECONDS,
-    authCodeTtlSeconds: config.AUTH_CODE_TTL_SECONDS,
-  });
+  const access = new AccessAnnouncer(runtime.events);
+  const sessions = new SessionService(
+    sessionRepository,
+    {
+      sessionTtlSeconds: config.SESSION_TTL_SECONDS,
+      refreshTtlSeconds: config.REFRESH_TTL_SECONDS,
+      authCodeTtlSeconds: config.AUTH_CODE_TTL_SECONDS,
+    },
+    access,
+  );
   const resources = new ResourceDirectory(accounts, config.RESOURCE_CACHE_TTL_MS);
   resources.listen(runtime.nats, runtime.logger);
   const profiles = new ProfileService({ users, relationships, catalog, community });
@@ -101,6 +108,20 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   });
 
   const exchange = new CredentialExchange(sessionRepository, sessions);
+  const recovery = await createRecovery({
+    runtime,
+    config,
+    users,
+    relationships,
+    sessions,
+    sessionRepository,
+    hasher,
+    resources,
+    starter,
+    throttle,
+    limiter,
+    profiles,
+  });
   const implementation = identityHandlers({
     emailAvailability: new EmailAvailabilityService({
       limiter,
@@ -115,6 +136,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
       relationships,
       hasher,
       starter,
+      mailer: recovery.mailer,
     }),
     resources,
     exchange,
@@ -124,7 +146,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     authenticator: new Authenticator(sessions, users, relationships),
     signIn,
     profiles,
-    members: new MemberAdminService(users, relationships, hasher),
+    members: new MemberAdminService(users, relationships, hasher, access),
     serviceAccountUsers: new ServiceAccountUserService(users, relationships),
     users,
   });
@@ -133,11 +155,13 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     config.GRPC_LISTEN,
     [
       { name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation },
+      recovery.service,
       { name: 'masthead.identity.v1.ExtraDataService', definition: ExtraDataServiceService, implementation: extraDataApi },
       { name: 'masthead.identity.v1.SocialIdentityService', definition: SocialIdentityServiceService, implementation: social },
     ],
     async () => {
       clearInterval(sweep);
+      await recovery.drain();
       for (const client of [accounts, catalog, community]) client.close();
     },
   );

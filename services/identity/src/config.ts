@@ -1,6 +1,7 @@
 import { loadConfig, serviceAddresses, serviceEnv } from '@masthead/core/config';
 import { z } from 'zod';
 import { socialProvidersEnv } from './social/provider-config.js';
+import { recoveryEnv } from './recovery/recovery.config.js';
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -31,6 +32,7 @@ export const identityEnv = {
   SOCIAL_JWKS_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
   /** Clock skew allowed on `exp`, `nbf` and `iat` of ID tokens. */
   SOCIAL_CLOCK_TOLERANCE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  ...recoveryEnv,
 };
 
 export type IdentityConfig = ReturnType<typeof loadIdentityConfig>;

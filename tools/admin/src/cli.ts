@@ -27,6 +27,9 @@ Commands:
   revoke-service-account --id N         the key stops working for good
   suspend-service-account --id N        the key answers 401 until resumed
   resume-service-account --id N
+  issue-login-token --resource-id N --email E [--ttl-seconds S]
+                                        a single-use login token for a member (GET /auth/external/{token});
+                                        shown once, stored only as a hash, valid EXTERNAL_LOGIN_TTL_SECONDS at most
 `;
 
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -149,6 +152,16 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
         status: ServiceAccountStatus.SERVICE_ACCOUNT_STATUS_ACTIVE,
       }),
     ),
+  'issue-login-token': async (clients, values) => {
+    const ttl = optional(values, 'ttl-seconds');
+    const issued = await clients.recovery.issueExternalLoginToken({
+      resourceId: integer(values, 'resource-id'),
+      email: text(values, 'email'),
+      ttlSeconds: ttl === undefined ? 0 : integer(values, 'ttl-seconds'),
+    });
+    process.stderr.write('The token is shown once and works once; hand it to the member at once.\n');
+    return { user_id: issued.userId, token: issued.token, path: `/auth/external/${issued.token}`, expires: issued.expires };
+  },
 };
 
 const STRING_OPTIONS = [
@@ -171,6 +184,7 @@ const STRING_OPTIONS = [
   'users-limit',
   'id',
   'user-id',
+  'ttl-seconds',
 ];
 const MULTIPLE_OPTIONS = ['grant'];
 const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams'];

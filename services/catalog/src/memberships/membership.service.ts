@@ -1,3 +1,4 @@
+import type { PartitionedReadCache } from '@masthead/core/cache';
 import { httpError } from '@masthead/core/errors';
 import { toPaginator, type PageRequest, type Paginator } from '@masthead/core/pagination';
 import { endOfPeriod } from '../pricings/period.js';
@@ -19,6 +20,8 @@ interface MembershipServiceDeps {
   creator: MembershipCreator;
   changer: MembershipChanger;
   history: MembershipHistoryRepository;
+  /** The users' membership lists, per user (dropped by every membership write, ADR 0043). */
+  cache: PartitionedReadCache;
 }
 
 export interface MembershipHistoryPage {
@@ -33,7 +36,7 @@ export class MembershipService {
   constructor(private readonly deps: MembershipServiceDeps) {}
 
   list(resourceId: number, userId: number, includeHistory: boolean): Promise<MembershipListView> {
-    return this.deps.reader.list(resourceId, userId, includeHistory);
+    return this.deps.cache.read(userId, `${resourceId}:${includeHistory}`, () => this.deps.reader.list(resourceId, userId, includeHistory));
   }
 
   /** GET /user/plans/history: the user's membership changes in the resource, newest first. */
@@ -55,11 +58,13 @@ export class MembershipService {
   /**
    * Gives a joining member the resource's default pricing. False (not an error) when the pricing
    * is absent, of another resource or inactive, or when the user holds it already: joining must
-   * not fail because of the default membership.
+   * not fail because of the default membership. With `singleSubscription` (the resource's
+   * `single_subscription`) also false when the user holds any active membership there.
    */
-  async attachDefault({ resourceId, userId, pricingId }: AttachDefaultCommand): Promise<boolean> {
+  async attachDefault({ resourceId, userId, pricingId, singleSubscription }: AttachDefaultCommand): Promise<boolean> {
     const pricing = pricingId > 0 ? await this.deps.pricings.findInResource(resourceId, pricingId) : null;
     if (!pricing || !pricing.active) return false;
+    if (singleSubscription && (await this.deps.memberships.hasActiveInResource(resourceId, userId))) return false;
     const startDate = new Date();
     const created = await this.deps.creator.create({
       resourceId,

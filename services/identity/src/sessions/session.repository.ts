@@ -39,7 +39,6 @@ export class SessionRepository {
       user_id: session.user_id,
       resource_id: session.resource_id,
       expires_at: expiresAt,
-      consumed_at: null,
       created_at: new Date(),
     });
   }
@@ -79,10 +78,6 @@ export class SessionRepository {
     }
   }
 
-  async markRefreshConsumed(tokenHash: string): Promise<void> {
-    await this.models.refreshTokens.updateOne({ _id: tokenHash }, { $set: { consumed_at: new Date() } }).exec();
-  }
-
   async markAuthCodeUsed(codeHash: string): Promise<void> {
     await this.models.authCodes.updateOne({ _id: codeHash }, { $set: { used_at: new Date() } }).exec();
   }
@@ -105,5 +100,11 @@ export class SessionRepository {
   /** Removes every refresh record of a user; sessions and their tokens stay. */
   async deleteRefreshTokensOfUser(userId: number): Promise<void> {
     await this.models.refreshTokens.deleteMany({ user_id: userId }).exec();
+  }
+
+  /** Revokes every live session of a user (all resources) and removes all their refresh records. */
+  async revokeAllOfUser(userId: number): Promise<void> {
+    await this.models.sessions.updateMany({ user_id: userId, revoked_at: null }, { $set: { revoked_at: new Date() } }).exec();
+    await this.deleteRefreshTokensOfUser(userId);
   }
 }
