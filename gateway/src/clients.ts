@@ -6,6 +6,8 @@ import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { ProfileServiceService } from '@masthead/proto/identity/profile';
+import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
+import { SocialIdentityServiceService } from '@masthead/proto/identity/social';
 import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
 import type { GatewayConfig } from './config.js';
@@ -28,6 +30,8 @@ export interface ServiceClients {
   integrations: ServiceClient<typeof IntegrationsServiceService>;
   /** Identity's member profile writes (served by the identity process). */
   profile: ServiceClient<typeof ProfileServiceService>;
+  extraData: ServiceClient<typeof ExtraDataServiceService>;
+  social: ServiceClient<typeof SocialIdentityServiceService>;
 }
 
 export function serviceAddressesOf(config: GatewayConfig): Record<ServiceName, string> {
@@ -54,5 +58,7 @@ export function createServiceClients(config: GatewayConfig, interceptors: Interc
     community: createServiceClient(CommunityServiceService, addresses.community, options),
     integrations: createServiceClient(IntegrationsServiceService, addresses.integrations, options),
     profile: createServiceClient(ProfileServiceService, addresses.identity, options),
+    extraData: createServiceClient(ExtraDataServiceService, addresses.identity, options),
+    social: createServiceClient(SocialIdentityServiceService, addresses.identity, options),
   };
 }
