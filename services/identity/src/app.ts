@@ -7,9 +7,15 @@ import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { IdentityProviderServiceService } from '@masthead/proto/identity/idp';
 import { ProfileServiceService } from '@masthead/proto/identity/profile';
+import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
+import { SocialIdentityServiceService } from '@masthead/proto/identity/social';
 import type { IdentityConfig } from './config.js';
+import { ExtraDataRepository } from './extra-data/extra-data.repository.js';
+import { ExtraDataService } from './extra-data/extra-data.service.js';
+import { extraDataHandlers } from './grpc/extra-data.handlers.js';
 import { identityHandlers } from './grpc/handlers.js';
 import { profileHandlers } from './grpc/profile.handlers.js';
+import { socialHandlers } from './grpc/social.handlers.js';
 import { createIdpModule } from './idp/idp-module.js';
 import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
@@ -29,6 +35,10 @@ import { RefreshService } from './signin/refresh.service.js';
 import { RegistrationService } from './signin/registration.service.js';
 import { SessionStarter } from './signin/session-starter.js';
 import { SignInService } from './signin/sign-in.service.js';
+import { IdTokenVerifier } from './social/id-token-verifier.js';
+import { SocialLinkRepository } from './social/social-link.repository.js';
+import { SocialLinkService } from './social/social-link.service.js';
+import { SocialSignInService } from './social/social-sign-in.service.js';
 import { ProfileService } from './users/profile.service.js';
 import { createProfileWrites } from './profile/profile-writes.js';
 import { ServiceAccountUserService } from './users/service-account-user.service.js';
@@ -48,7 +58,9 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const users = new UserRepository(runtime.db);
   const relationships = new RelationshipRepository(runtime.db);
   const sessionRepository = new SessionRepository(runtime.db);
-  await Promise.all([users.ready(), relationships.ready(), sessionRepository.ready()]);
+  const extraData = new ExtraDataRepository(runtime.db);
+  const socialLinks = new SocialLinkRepository(runtime.db);
+  await Promise.all([users.ready(), relationships.ready(), sessionRepository.ready(), extraData.ready(), socialLinks.ready()]);
 
   const hasher = new PasswordHasher({
     memoryKib: config.ARGON2_MEMORY_KIB,
@@ -85,6 +97,20 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   );
   sweep.unref();
   const signIn = new SignInService({ users, relationships, hasher, resources, starter, throttle, logger: runtime.logger });
+
+  const extraDataApi = extraDataHandlers(
+    new ExtraDataService({ extraData, relationships, events: runtime.events, logger: runtime.logger }),
+  );
+  const verifier = new IdTokenVerifier(config.SOCIAL_PROVIDERS, {
+    jwksTimeoutMs: config.SOCIAL_JWKS_TIMEOUT_MS,
+    clockToleranceSeconds: config.SOCIAL_CLOCK_TOLERANCE_SECONDS,
+  });
+  const social = socialHandlers({
+    verifier,
+    signIn: new SocialSignInService({ verifier, links: socialLinks, users, relationships, resources, starter, logger: runtime.logger }),
+    links: new SocialLinkService({ verifier, links: socialLinks, logger: runtime.logger }),
+    profiles,
+  });
 
   const exchange = new CredentialExchange(sessionRepository, sessions);
   const idp = await createIdpModule(runtime, config, { users, relationships, starter, limiter, resources });
@@ -144,6 +170,8 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
           await createProfileWrites({ runtime, config, accounts, users, relationships, sessionRepository, hasher, throttle, access }),
         ),
       },
+      { name: 'masthead.identity.v1.ExtraDataService', definition: ExtraDataServiceService, implementation: extraDataApi },
+      { name: 'masthead.identity.v1.SocialIdentityService', definition: SocialIdentityServiceService, implementation: social },
     ],
     async () => {
       clearInterval(sweep);
