@@ -5,6 +5,7 @@ import { BillingServiceService } from '@masthead/proto/billing';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
+import { IdentityProviderServiceService } from '@masthead/proto/identity/idp';
 import { ProfileServiceService } from '@masthead/proto/identity/profile';
 import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
 import { SocialIdentityServiceService } from '@masthead/proto/identity/social';
@@ -22,6 +23,7 @@ export type ServiceName = 'accounts' | 'identity' | 'catalog' | 'billing' | 'com
 export interface ServiceClients {
   accounts: ServiceClient<typeof AccountsServiceService>;
   identity: ServiceClient<typeof IdentityServiceService>;
+  identityProvider: ServiceClient<typeof IdentityProviderServiceService>;
   /** Codes sent to members and external login (identity process). */
   recovery: ServiceClient<typeof AccountRecoveryServiceService>;
   catalog: ServiceClient<typeof CatalogServiceService>;
@@ -52,6 +54,7 @@ export function createServiceClients(config: GatewayConfig, interceptors: Interc
   return {
     accounts: createServiceClient(AccountsServiceService, addresses.accounts, options),
     identity: createServiceClient(IdentityServiceService, addresses.identity, options),
+    identityProvider: createServiceClient(IdentityProviderServiceService, addresses.identity, options),
     recovery: createServiceClient(AccountRecoveryServiceService, addresses.identity, options),
     catalog: createServiceClient(CatalogServiceService, addresses.catalog, options),
     billing: createServiceClient(BillingServiceService, addresses.billing, options),

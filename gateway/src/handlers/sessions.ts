@@ -24,6 +24,9 @@ export function serializeCredentials(credentials: Credentials): Record<string, u
   if (credentials.redirectUri) body['redirect_uri'] = credentials.redirectUri;
   // Hyphenated, unlike every other field: kept because the API says so.
   if (credentials.hasResourcePassword !== undefined) body['has-resource-password'] = credentials.hasResourcePassword;
+  // Hyphenated too, like the request header the ID token goes back in.
+  if (credentials.idpToken) body['idp-token'] = credentials.idpToken;
+  if (credentials.idpCustomToken) body['idp-custom-token'] = credentials.idpCustomToken;
   return body;
 }
 
@@ -39,11 +42,13 @@ export const refresh: RouteHandler = async (context, req, { identity }) => {
       reusableRefresh: fields['reusable_refresh'] === true,
       redirectUri: stringField(fields, 'redirect_uri'),
       withHasResourcePassword: truthy(fields['with_has_resource_password']),
+      withIdpToken: truthy(fields['with_idp_token']),
+      withIdpCustomToken: truthy(fields['with_idp_custom_token']),
     },
     { requestId: context.requestId },
   );
-  // with_idp_token / with_idp_custom_token: the provider fields are omitted while no identity
-  // provider is configured, which the spec allows ("may be omitted on provider failure").
+  // The provider fields are omitted where no provider is enabled or the member is not linked
+  // ("may be omitted on provider failure", document 1, B).
   return { body: serializeCredentials(credentials) };
 };
 

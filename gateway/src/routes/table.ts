@@ -3,6 +3,7 @@ import * as catalog from '../handlers/catalog.js';
 import * as external from '../handlers/external.js';
 import * as extraData from '../handlers/extra-data.js';
 import * as identity from '../handlers/identity.js';
+import * as idp from '../handlers/idp.js';
 import * as recovery from '../handlers/recovery.js';
 import * as sessions from '../handlers/sessions.js';
 import * as social from '../handlers/social.js';
@@ -57,9 +58,9 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'GET', path: '/countries', service: 'accounts', access: 'guest', handler: localization.listCountries },
   { method: 'GET', path: '/currency', service: 'accounts', access: 'guest', handler: localization.listCurrencies },
   { method: 'GET', path: '/geoinfo', service: 'accounts', access: 'guest', handler: localization.getGeoInfo },
-  { method: 'GET', path: '/idp/account', service: 'identity', access: 'guestWithResource' },
-  { method: 'GET', path: '/idp/check/email', service: 'identity', access: 'guestWithResource' },
-  { method: 'GET', path: '/idp/custom-token', service: 'identity', access: 'guestWithResource' },
+  { method: 'GET', path: '/idp/account', service: 'identity', access: 'guestWithResource', handler: idp.providerAccount },
+  { method: 'GET', path: '/idp/check/email', service: 'identity', access: 'guestWithResource', handler: idp.checkEmail },
+  { method: 'GET', path: '/idp/custom-token', service: 'identity', access: 'member', handler: idp.customToken },
   { method: 'GET', path: '/integrations/audience/categories', service: 'integrations', access: 'member' },
   { method: 'GET', path: '/integrations/audience/interests', service: 'integrations', access: 'member' },
   { method: 'GET', path: '/integrations/audience/member-interests', service: 'integrations', access: 'member' },
@@ -146,13 +147,13 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/confirm-email', service: 'identity', access: 'guestWithResource', handler: recovery.confirmEmail },
   { method: 'POST', path: '/confirm-password', service: 'identity', access: 'guestWithResource', handler: recovery.confirmPassword },
   { method: 'POST', path: '/email-validation', service: 'identity', access: 'guestWithResource', handler: identity.validateEmail },
-  { method: 'POST', path: '/idp/email-auth-link', service: 'identity', access: 'guestWithResource' },
-  { method: 'POST', path: '/idp/oauth/token', service: 'identity', access: 'guestWithResource' },
-  { method: 'POST', path: '/idp/password-reset', service: 'identity', access: 'guestWithResource' },
-  { method: 'POST', path: '/idp/registration', service: 'identity', access: 'guestWithResource' },
-  { method: 'POST', path: '/idp/revoke-token', service: 'identity', access: 'guestWithResource' },
-  { method: 'POST', path: '/idp/sign-in', service: 'identity', access: 'guestWithResource' },
-  { method: 'POST', path: '/idp/verify-token', service: 'identity', access: 'guestWithResource' },
+  { method: 'POST', path: '/idp/email-auth-link', service: 'identity', access: 'guestWithResource', handler: idp.emailAuthLink },
+  { method: 'POST', path: '/idp/oauth/token', service: 'identity', access: 'guestWithResource', handler: idp.exchangeToken },
+  { method: 'POST', path: '/idp/password-reset', service: 'identity', access: 'guestWithResource', handler: idp.passwordReset },
+  { method: 'POST', path: '/idp/registration', service: 'identity', access: 'guestWithResource', handler: idp.registerIdentity },
+  { method: 'POST', path: '/idp/revoke-token', service: 'identity', access: 'guestWithResource', handler: idp.revokeToken },
+  { method: 'POST', path: '/idp/sign-in', service: 'identity', access: 'guestWithResource', handler: idp.providerSignIn },
+  { method: 'POST', path: '/idp/verify-token', service: 'identity', access: 'guestWithResource', handler: idp.verifyToken },
   { method: 'POST', path: '/integrations/audience/add-tags', service: 'integrations', access: 'member' },
   { method: 'POST', path: '/integrations/audience/subscribe', service: 'integrations', access: 'member' },
   { method: 'POST', path: '/integrations/audience/unsubscribe', service: 'integrations', access: 'member' },
@@ -190,7 +191,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/user/teams/{team_id}/invites/{invite_id}/resend', service: 'community', access: 'member' },
   { method: 'POST', path: '/user/teams/{team_id}/users/{user_id}/suspend', service: 'community', access: 'member' },
   { method: 'POST', path: '/user/transactions/{id}/receipt', service: 'billing', access: 'member' },
-  { method: 'PUT', path: '/idp/docstore/user', service: 'identity', access: 'guestWithResource' },
+  { method: 'PUT', path: '/idp/docstore/user', service: 'identity', access: 'member', handler: idp.updateDocstoreUser },
   { method: 'PUT', path: '/integrations/crm/user/tags', service: 'integrations', access: 'member' },
   { method: 'PUT', path: '/integrations/external/refund', service: 'billing', access: 'serviceAccount' },
   { method: 'PUT', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' },

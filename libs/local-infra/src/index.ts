@@ -4,4 +4,5 @@ export { spawnManaged, type ExitStatus, type ManagedProcess, type SpawnManagedOp
 export type { StartedServer, StartServerOptions } from './server.js';
 export { startFerretDb } from './ferretdb.js';
 export { startNats } from './nats.js';
+export { startFirebaseAuth, type StartedFirebaseAuth } from './firebase-auth.js';
 export { startInfrastructure, type Infrastructure, type InfrastructureOptions } from './infrastructure.js';

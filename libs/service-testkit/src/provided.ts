@@ -5,5 +5,9 @@ declare module 'vitest' {
   export interface ProvidedContext {
     mongoUrl: string;
     natsUrl: string;
+    /** FIREBASE_AUTH_EMULATOR_HOST of the run's Firebase Auth emulator; '' when it failed to start. */
+    idpEmulatorHost: string;
+    /** The emulator's (demo) project ID. */
+    idpProjectId: string;
   }
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startInfrastructure } from '@masthead/local-infra';
+import { startFirebaseAuth, startInfrastructure, type StartedFirebaseAuth } from '@masthead/local-infra';
 import type { TestProject } from 'vitest/node';
 import type {} from 'vitest';
 
@@ -9,21 +9,42 @@ declare module 'vitest' {
   export interface ProvidedContext {
     mongoUrl: string;
     natsUrl: string;
+    /** FIREBASE_AUTH_EMULATOR_HOST of the run's Firebase Auth emulator; '' when it failed to start. */
+    idpEmulatorHost: string;
+    /** The emulator's (demo) project ID, which test resources name in their settings. */
+    idpProjectId: string;
   }
 }
 
 /**
- * One FerretDB and one NATS for the whole run, on free loopback ports with data in a temporary
+ * One FerretDB, one NATS and one Firebase Auth emulator for the whole run, on free loopback ports with data in a temporary
  * folder, stopped by PID at the end. Each test file then starts its own stack over them with its
  * own database prefix, and each test its own resource.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dataDir = await mkdtemp(join(tmpdir(), 'masthead-test-'));
-  const infrastructure = await startInfrastructure({ dataDir });
+  // The emulator starts alongside; a failure only fails the tests that use it (they say why).
+  const idpStarting = startIdpEmulator(dataDir);
+  const infrastructure = await startInfrastructure({ dataDir }).catch(async (error: unknown) => {
+    await (await idpStarting)?.process.stop();
+    throw error;
+  });
+  const idp = await idpStarting;
   project.provide('mongoUrl', infrastructure.mongoUrl);
   project.provide('natsUrl', infrastructure.natsUrl);
+  project.provide('idpEmulatorHost', idp?.host ?? '');
+  project.provide('idpProjectId', idp?.projectId ?? '');
   return async () => {
-    await infrastructure.stop();
+    await Promise.all([infrastructure.stop(), idp?.process.stop()]);
     await rm(dataDir, { recursive: true, force: true });
   };
+}
+
+async function startIdpEmulator(dataDir: string): Promise<StartedFirebaseAuth | undefined> {
+  try {
+    return await startFirebaseAuth({ dataDir: join(dataDir, 'firebase-auth'), logFile: join(dataDir, 'firebase-auth.log') });
+  } catch (error) {
+    console.warn(`Firebase Auth emulator not started: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
 }

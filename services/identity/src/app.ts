@@ -5,6 +5,7 @@ import { AccountsServiceService } from '@masthead/proto/accounts';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
+import { IdentityProviderServiceService } from '@masthead/proto/identity/idp';
 import { ProfileServiceService } from '@masthead/proto/identity/profile';
 import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
 import { SocialIdentityServiceService } from '@masthead/proto/identity/social';
@@ -15,6 +16,7 @@ import { extraDataHandlers } from './grpc/extra-data.handlers.js';
 import { identityHandlers } from './grpc/handlers.js';
 import { profileHandlers } from './grpc/profile.handlers.js';
 import { socialHandlers } from './grpc/social.handlers.js';
+import { createIdpModule } from './idp/idp-module.js';
 import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
 import { createRecovery } from './recovery/recovery.module.js';
@@ -111,6 +113,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   });
 
   const exchange = new CredentialExchange(sessionRepository, sessions);
+  const idp = await createIdpModule(runtime, config, { users, relationships, starter, limiter, resources });
   const recovery = await createRecovery({
     runtime,
     config,
@@ -143,7 +146,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     }),
     resources,
     exchange,
-    refresh: new RefreshService({ exchange, sessions, resources, relationships }),
+    refresh: new RefreshService({ exchange, sessions, resources, relationships, providerTokens: idp.tokens }),
     sessions,
     relationships,
     authenticator: new Authenticator(sessions, users, relationships),
@@ -158,6 +161,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     config.GRPC_LISTEN,
     [
       { name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation },
+      { name: 'masthead.identity.v1.IdentityProviderService', definition: IdentityProviderServiceService, implementation: idp.handlers },
       recovery.service,
       {
         name: 'masthead.identity.v1.ProfileService',

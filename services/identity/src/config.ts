@@ -1,4 +1,4 @@
-import { loadConfig, serviceAddresses, serviceEnv } from '@masthead/core/config';
+import { ConfigError, loadConfig, serviceAddresses, serviceEnv } from '@masthead/core/config';
 import { z } from 'zod';
 import { socialProvidersEnv } from './social/provider-config.js';
 import { recoveryEnv } from './recovery/recovery.config.js';
@@ -26,6 +26,28 @@ export const identityEnv = {
   /** Email availability checks per client address per hour. */
   EMAIL_VALIDATION_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(60),
   RESOURCE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  /**
+   * host:port of the Firebase Auth emulator (document 1, section A). Development and test only:
+   * the emulator's tokens are unsigned, so production refuses it (TOOLCHAIN.md).
+   */
+  FIREBASE_AUTH_EMULATOR_HOST: z
+    .string()
+    .regex(/^[\w.-]+:\d+$/, 'host:port')
+    .optional(),
+  /** Service-account JSON file for firebase-admin; else Google application default credentials. */
+  IDP_CREDENTIALS_FILE: z.string().optional(),
+  /** Deadline of one call to the provider's REST API. */
+  IDP_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  /** Provider sign-ins (POST /idp/sign-in) per client address per hour: a cap on password guessing. */
+  IDP_SIGN_IN_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(100),
+  /** Provider mails (password reset, sign-in link) per client address per hour. */
+  IDP_MAIL_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  /**
+   * The document store behind PUT /idp/docstore/user: `firestore` (firebase-admin) or `local`
+   * (this service's database, development and test only; ADR 0052). Default: `firestore` in
+   * production, else `local`.
+   */
+  DOCSTORE_BACKEND: z.enum(['firestore', 'local']).optional(),
   /** Social sign-in providers (OpenID Connect), JSON; see social/provider-config.ts and ADR 0066. */
   SOCIAL_PROVIDERS: socialProvidersEnv,
   /** How long a JWKS fetch may take, within the 5 s call deadline. */
@@ -41,4 +63,22 @@ export const identityEnv = {
 
 export type IdentityConfig = ReturnType<typeof loadIdentityConfig>;
 
-export const loadIdentityConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(identityEnv, env);
+/** Rules across variables that the per-variable schema cannot state. */
+function productionProblems(config: ReturnType<typeof loadConfig<typeof identityEnv>>): string[] {
+  if (config.MASTHEAD_ENV !== 'production') return [];
+  const problems: string[] = [];
+  if (config.FIREBASE_AUTH_EMULATOR_HOST)
+    problems.push('FIREBASE_AUTH_EMULATOR_HOST: not allowed in production (emulator tokens are unsigned)');
+  if (config.DOCSTORE_BACKEND === 'local') problems.push('DOCSTORE_BACKEND: `local` is for development and test only');
+  return problems;
+}
+
+export function loadIdentityConfig(env: NodeJS.ProcessEnv = process.env) {
+  const config = loadConfig(identityEnv, env);
+  const problems = productionProblems(config);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze({
+    ...config,
+    DOCSTORE_BACKEND: config.DOCSTORE_BACKEND ?? (config.MASTHEAD_ENV === 'production' ? 'firestore' : 'local'),
+  });
+}

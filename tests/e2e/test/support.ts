@@ -16,7 +16,14 @@ export function useStack(options: Partial<StackOptions> = {}): StackHandle {
   const handle = {} as StackHandle;
   let mongo: MongoClient;
   beforeAll(async () => {
-    handle.stack = await startStack({ mongoUrl: inject('mongoUrl'), natsUrl: inject('natsUrl'), ...options });
+    // Every stack talks to the run's Firebase Auth emulator (document 1, section A).
+    const idpEnv: Record<string, string> = inject('idpEmulatorHost') ? { FIREBASE_AUTH_EMULATOR_HOST: inject('idpEmulatorHost') } : {};
+    handle.stack = await startStack({
+      mongoUrl: inject('mongoUrl'),
+      natsUrl: inject('natsUrl'),
+      ...options,
+      env: { ...idpEnv, ...options.env },
+    });
     handle.api = apiClient(handle.stack.baseUrl);
     mongo = await MongoClient.connect(inject('mongoUrl'));
     handle.db = (service) => mongo.db(`${handle.stack.dbPrefix}${service}`);

@@ -6,7 +6,8 @@ const MAX_ATTEMPTS = 50;
 
 type Counters = Collection<{ _id: string; seq: number }>;
 
-const isDuplicateKey = (error: unknown): boolean => (error as { code?: number })?.code === 11000;
+/** A MongoDB duplicate-key error (E11000): a unique index refused the write. */
+export const isDuplicateKey = (error: unknown): boolean => (error as { code?: number })?.code === 11000;
 
 /** Per connection and collection, the tail of the queue of pending proposals. */
 const proposalQueues = new WeakMap<Connection, Map<string, Promise<unknown>>>();

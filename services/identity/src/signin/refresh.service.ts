@@ -1,5 +1,6 @@
 import { httpError } from '@masthead/core/errors';
 import type { Credentials, RefreshRequest } from '@masthead/proto/identity';
+import type { MemberProviderTokens } from '../idp/member-provider-tokens.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { ResourceDirectory } from '../resources/resource-directory.js';
 import type { CredentialExchange } from '../sessions/credential-exchange.service.js';
@@ -11,6 +12,8 @@ interface RefreshDeps {
   sessions: SessionService;
   resources: ResourceDirectory;
   relationships: RelationshipRepository;
+  /** Provider tokens for `with_idp_token` / `with_idp_custom_token`. */
+  providerTokens: MemberProviderTokens;
 }
 
 /** Caps the lookup work of a presented secret; real ones are 43 characters. */
@@ -52,6 +55,14 @@ export class RefreshService {
         ? await this.deps.relationships.find(issued.session.resource_id, issued.session.user_id)
         : null;
       credentials.hasResourcePassword = !!relationship?.password_hash;
+    }
+    if (request.withIdpToken || request.withIdpCustomToken) {
+      const { session } = issued;
+      const resource = session.resource_id ? await this.deps.resources.get(session.resource_id, requestId) : null;
+      const wanted = { idToken: request.withIdpToken, customToken: request.withIdpCustomToken };
+      const tokens = await this.deps.providerTokens.forRefresh(resource, session.user_id, wanted);
+      credentials.idpToken = tokens.idToken;
+      credentials.idpCustomToken = tokens.customToken;
     }
     return credentials;
   }
