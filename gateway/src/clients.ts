@@ -5,6 +5,7 @@ import { BillingServiceService } from '@masthead/proto/billing';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
+import { MemberAccessServiceService } from '@masthead/proto/identity/access';
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
 import type { GatewayConfig } from './config.js';
 
@@ -22,6 +23,8 @@ export interface ServiceClients {
   billing: ServiceClient<typeof BillingServiceService>;
   community: ServiceClient<typeof CommunityServiceService>;
   integrations: ServiceClient<typeof IntegrationsServiceService>;
+  /** Identity: suspension, profile removal (docs/adr/0071). */
+  memberAccess: ServiceClient<typeof MemberAccessServiceService>;
 }
 
 export function serviceAddressesOf(config: GatewayConfig): Record<ServiceName, string> {
@@ -46,5 +49,6 @@ export function createServiceClients(config: GatewayConfig, interceptors: Interc
     billing: createServiceClient(BillingServiceService, addresses.billing, options),
     community: createServiceClient(CommunityServiceService, addresses.community, options),
     integrations: createServiceClient(IntegrationsServiceService, addresses.integrations, options),
+    memberAccess: createServiceClient(MemberAccessServiceService, addresses.identity, options),
   };
 }

@@ -5,7 +5,14 @@ import { AccountsServiceService } from '@masthead/proto/accounts';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
+import { MemberAccessServiceService } from '@masthead/proto/identity/access';
+import { AccessChanges } from './access/access-changes.js';
+import { LockPolicy } from './access/lock-policy.js';
+import { MemberAccessService } from './access/member-access.service.js';
+import { MemberSessions } from './access/member-sessions.js';
+import { RelationshipTransitions } from './access/relationship-transitions.js';
 import type { IdentityConfig } from './config.js';
+import { memberAccessHandlers } from './grpc/access.handlers.js';
 import { identityHandlers } from './grpc/handlers.js';
 import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
@@ -72,7 +79,10 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     10 * 60_000,
   );
   sweep.unref();
-  const signIn = new SignInService({ users, relationships, hasher, resources, starter, throttle, logger: runtime.logger });
+  const memberSessions = new MemberSessions(runtime.db);
+  const accessChanges = new AccessChanges(new RelationshipTransitions(runtime.db), memberSessions, runtime.events);
+  const lockPolicy = new LockPolicy({ sessions: memberSessions, changes: accessChanges, events: runtime.events });
+  const signIn = new SignInService({ users, relationships, hasher, resources, starter, throttle, lockPolicy, logger: runtime.logger });
 
   const exchange = new CredentialExchange(sessionRepository, sessions);
   const implementation = identityHandlers({
@@ -105,7 +115,14 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   return serveRuntime(
     runtime,
     config.GRPC_LISTEN,
-    [{ name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation }],
+    [
+      { name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation },
+      {
+        name: 'masthead.identity.v1.MemberAccessService',
+        definition: MemberAccessServiceService,
+        implementation: memberAccessHandlers(new MemberAccessService({ relationships, users, changes: accessChanges })),
+      },
+    ],
     async () => {
       clearInterval(sweep);
       for (const client of [accounts, catalog, community]) client.close();

@@ -3,11 +3,13 @@ import { createServiceClient, type ServiceClient } from '@masthead/core/grpc';
 import { AccountsServiceService } from '@masthead/proto/accounts';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { IdentityServiceService } from '@masthead/proto/identity';
+import { MemberAccessServiceService } from '@masthead/proto/identity/access';
 
 export interface AdminClients {
   accounts: ServiceClient<typeof AccountsServiceService>;
   identity: ServiceClient<typeof IdentityServiceService>;
   catalog: ServiceClient<typeof CatalogServiceService>;
+  memberAccess: ServiceClient<typeof MemberAccessServiceService>;
   close(): void;
 }
 
@@ -26,6 +28,7 @@ export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients
     accounts: createServiceClient(AccountsServiceService, config.ACCOUNTS_ADDR, options),
     identity: createServiceClient(IdentityServiceService, config.IDENTITY_ADDR, options),
     catalog: createServiceClient(CatalogServiceService, config.CATALOG_ADDR, options),
+    memberAccess: createServiceClient(MemberAccessServiceService, config.IDENTITY_ADDR, options),
   };
   return { ...clients, close: () => Object.values(clients).forEach((client) => client.close()) };
 }
