@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import { RelationshipStatus } from '@masthead/proto/identity';
+import { describe, expect, it } from 'vitest';
+import { accessKit, authorizationFail, tokenExpired } from './access-support.js';
+import { catalogKit } from './catalog-support.js';
+import { anyRequestId, useStack } from './support.js';
+
+/** POST /user/suspend, DELETE /user/profile and the operator's restore (docs/adr/0071). */
+describe('member access: suspension and profile removal', () => {
+  const s = useStack();
+  const kit = accessKit(s);
+  const catalog = catalogKit(s);
+
+  describe('POST /user/suspend', () => {
+    it('suspends the member in this resource only and revokes its sessions here', async () => {
+      const { home, elsewhere, member } = await kit.memberOfTwo();
+      const here = await kit.signedIn(home, member);
+      const there = await kit.signedIn(elsewhere, member);
+      const suspended = await kit.listen('member_suspended');
+
+      const response = await kit.call(home, here.token, '/user/suspend', { method: 'POST' });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ result: true });
+
+      // Every member operation here fails, with any credential the member still holds.
+      await kit.expectBlocked(home, there.token);
+      // The session of this resource is revoked (its refresh records gone): it fails the session checks first.
+      expect((await kit.call(home, here.token, '/user')).body).toEqual(tokenExpired);
+      expect(await kit.refreshRecordsOf(here.sessionId)).toBe(0);
+      expect((await kit.sessionOf(here.sessionId))?.['revoked_at']).toBeInstanceOf(Date);
+      // Sign-in here is refused like a wrong password; the other resource is untouched.
+      expect((await kit.signIn(home, member)).body).toEqual(authorizationFail);
+      await kit.expectWorking(elsewhere, there.token);
+      expect((await kit.signIn(elsewhere, member)).status).toBe(200);
+      expect((await kit.sessionOf(there.sessionId))?.['revoked_at']).toBeNull();
+      expect(await kit.refreshRecordsOf(there.sessionId)).toBe(1);
+      expect(await kit.relationshipOf(elsewhere, member.id)).toMatchObject({ status: 'active' });
+      expect(await kit.relationshipOf(home, member.id)).toMatchObject({ status: 'suspended' });
+
+      const requestId = response.headers.get('x-request-id');
+      const event = await suspended((payload) => payload['request_id'] === requestId);
+      expect(event).toEqual({
+        id: expect.any(String),
+        name: 'member_suspended',
+        source: 'identity',
+        occurred_at: expect.any(String),
+        resource_id: home.resourceId,
+        payload: { user_id: member.id, revoked_session_ids: [here.sessionId], request_id: requestId },
+      });
+    });
+
+    it('is lifted by the operator: the member signs in again, the old session stays revoked', async () => {
+      const { home, elsewhere, member } = await kit.memberOfTwo();
+      const here = await kit.signedIn(home, member);
+      const there = await kit.signedIn(elsewhere, member);
+      await kit.call(home, here.token, '/user/suspend', { method: 'POST' });
+      const restored = await kit.listen('member_access_restored');
+
+      const requestId = randomUUID();
+      const change = await kit
+        .operator()
+        .restoreMemberAccess({ resourceId: home.resourceId, userId: 0, email: member.email }, { requestId });
+      expect(change).toEqual({
+        userId: member.id,
+        resourceId: home.resourceId,
+        previousStatus: RelationshipStatus.RELATIONSHIP_STATUS_SUSPENDED,
+        status: RelationshipStatus.RELATIONSHIP_STATUS_ACTIVE,
+        revokedSessionIds: [],
+      });
+      await kit.expectWorking(home, there.token);
+      expect((await kit.call(home, here.token, '/user')).body).toEqual(tokenExpired);
+      const again = await kit.signedIn(home, member);
+      await kit.expectWorking(home, again.token);
+      const event = await restored((payload) => payload['request_id'] === requestId);
+      expect(event['payload']).toEqual({
+        user_id: member.id,
+        previous_status: 'suspended',
+        revoked_session_ids: [],
+        request_id: requestId,
+      });
+
+      // Restoring an active relationship is refused, and so is an unknown member.
+      await expect(kit.operator().restoreMemberAccess({ resourceId: home.resourceId, userId: member.id, email: '' })).rejects.toMatchObject(
+        {
+          status: 409,
+          code: 'relationship_not_blocked',
+        },
+      );
+      await expect(
+        kit.operator().restoreMemberAccess({ resourceId: home.resourceId, userId: 0, email: 'nobody@example.test' }),
+      ).rejects.toMatchObject({ status: 404, code: 'user_not_exist' });
+    });
+
+    it('needs a member: a guest gets 401 auth_failed', async () => {
+      const { home } = await kit.memberOfTwo();
+      const response = await s.api('/user/suspend', { headers: { resource: home.publicKey }, json: {} });
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ error: 'auth_failed', error_description: expect.any(String), req_guid: anyRequestId });
+    });
+  });
+
+  describe('DELETE /user/profile', () => {
+    it('removes the profile here: resource data cleared, sessions here revoked, memberships kept', async () => {
+      const { home, elsewhere, member } = await kit.memberOfTwo();
+      const plan = await catalog.plan(home, `paid-${randomUUID().slice(0, 8)}`);
+      const pricing = await catalog.pricing(plan.id, 'Monthly');
+      const membershipId = await catalog.grant(home, member.id, pricing.id, true);
+      await s
+        .db('identity')
+        .collection('relationships')
+        .updateOne({ _id: `${home.resourceId}:${member.id}` as never }, { $set: { extra: { favourite: 'sports' }, role: 'admin' } });
+      const here = await kit.signedIn(home, member);
+      const there = await kit.signedIn(elsewhere, member);
+      const removed = await kit.listen('member_profile_removed');
+
+      const response = await kit.call(home, here.token, '/user/profile', { method: 'DELETE' });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ result: true });
+
+      await kit.expectBlocked(home, there.token);
+      expect((await kit.call(home, here.token, '/user')).body).toEqual(tokenExpired);
+      expect(await kit.relationshipOf(home, member.id)).toMatchObject({ status: 'removed', extra: {}, role: 'user', password_hash: null });
+      // The paid membership is not destroyed (docs/adr/0071): it is there when the member rejoins.
+      const membership = await s
+        .db('catalog')
+        .collection('memberships')
+        .findOne({ _id: membershipId as never });
+      expect(membership).toMatchObject({ user_id: member.id, resource_id: home.resourceId });
+      await kit.expectWorking(elsewhere, there.token);
+      expect(await kit.relationshipOf(elsewhere, member.id)).toMatchObject({ status: 'active' });
+
+      const requestId = response.headers.get('x-request-id');
+      const event = await removed((payload) => payload['request_id'] === requestId);
+      expect(event).toMatchObject({
+        name: 'member_profile_removed',
+        resource_id: home.resourceId,
+        payload: { user_id: member.id, revoked_session_ids: [here.sessionId], request_id: requestId },
+      });
+    });
+
+    it('lets the member rejoin by signing in: a fresh relationship, the kept membership back', async () => {
+      const { home, member } = await kit.memberOfTwo();
+      const plan = await catalog.plan(home, `paid-${randomUUID().slice(0, 8)}`);
+      const membershipId = await catalog.grant(home, member.id, (await catalog.pricing(plan.id, 'Yearly')).id);
+      const here = await kit.signedIn(home, member);
+      await kit.call(home, here.token, '/user/profile', { method: 'DELETE' });
+      // The email is free again in this resource.
+      expect((await s.api('/email-validation', { headers: { resource: home.publicKey }, json: { email: member.email } })).body).toEqual({
+        result: true,
+      });
+
+      const rejoined = await kit.signedIn(home, member);
+      expect(await kit.relationshipOf(home, member.id)).toMatchObject({ status: 'active', extra: {}, role: 'user' });
+      const profile = await kit.call(home, rejoined.token, '/user');
+      expect(profile.status).toBe(200);
+      expect((profile.body['subscriptions'] as Array<Record<string, unknown>>).map((item) => item['user_subscription_id'])).toContain(
+        membershipId,
+      );
+    });
+
+    it('lets the member rejoin by registering with its own password', async () => {
+      const { home, member } = await kit.memberOfTwo();
+      const here = await kit.signedIn(home, member);
+      await kit.call(home, here.token, '/user/profile', { method: 'DELETE' });
+      const registered = await s.api('/registration', { headers: { resource: home.publicKey }, json: member });
+      expect(registered.status).toBe(201);
+      expect(registered.body['id']).toBe(member.id);
+      await kit.expectWorking(home, registered.body['token'] as string);
+    });
+
+    it('cannot be restored by the operator: the member rejoins instead', async () => {
+      const { home, member } = await kit.memberOfTwo();
+      const here = await kit.signedIn(home, member);
+      await kit.call(home, here.token, '/user/profile', { method: 'DELETE' });
+      await expect(kit.operator().restoreMemberAccess({ resourceId: home.resourceId, userId: member.id, email: '' })).rejects.toMatchObject(
+        {
+          status: 404,
+          code: 'user_not_exist',
+        },
+      );
+    });
+  });
+
+  it('a member operation of a removed or suspended member answers auth_access_fail with a session of this resource too (GET /resource skips session checks)', async () => {
+    const { home, member } = await kit.memberOfTwo();
+    const here = await kit.signedIn(home, member);
+    await kit.call(home, here.token, '/user/suspend', { method: 'POST' });
+    const response = await kit.call(home, here.token, '/resource');
+    expect(response.status).toBe(401);
+    expect(response.body['error']).toBe('auth_access_fail');
+  });
+});
