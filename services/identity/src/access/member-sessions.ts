@@ -35,11 +35,12 @@ export class MemberSessions {
 
   /**
    * Revokes every session of the member in the resource that is not revoked yet (compromised ones
-   * included) and deletes their refresh records; returns the revoked IDs.
+   * included) and deletes their refresh records; returns the revoked IDs, ascending.
    */
   async revokeAll(userId: number, resourceId: number): Promise<number[]> {
     const open = await this.models.sessions
       .find({ user_id: userId, resource_id: resourceId, revoked_at: null }, { _id: 1 })
+      .sort({ _id: 1 })
       .lean<Array<Pick<SessionRecord, '_id'>>>()
       .exec();
     return this.revoke(open.map((session) => session._id));
