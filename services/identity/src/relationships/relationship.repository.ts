@@ -63,8 +63,10 @@ export class RelationshipRepository {
 
   /** Turns a removed relationship into the fresh one given; false when it is not removed. */
   private async rejoin(fresh: RelationshipRecord): Promise<boolean> {
-    const { _id, created_at: _created, ...changes } = fresh;
-    const result = await this.model.updateOne({ _id, status: 'removed' }, { $set: changes }).exec();
+    const { status, role, password_hash, extra, updated_at } = fresh;
+    const result = await this.model
+      .updateOne({ _id: fresh._id, status: 'removed' }, { $set: { status, role, password_hash, extra, updated_at } })
+      .exec();
     return result.modifiedCount === 1;
   }
 
