@@ -15,6 +15,15 @@ describe('member access: the lock policy', () => {
     expect((await refresh({ refresh_token: refreshToken, response_type: 'token' })).body['error']).toBe('token_compromised');
   };
 
+  /** A member of two resources with two sessions here, the first of them compromised. */
+  const withCompromisedSession = async (compromisedSessionAction: string) => {
+    const arranged = await kit.signedInAtBoth({ settings: { compromised_session_action: compromisedSessionAction } });
+    const { home, here: stolen, member } = arranged;
+    const other = await kit.signedIn(home, member);
+    await compromise(home, stolen.refreshToken);
+    return { ...arranged, stolen, other };
+  };
+
   describe('device_limit with device_limit_action lock', () => {
     it('locks the relationship when a sign-in would exceed the limit; only this resource', async () => {
       const { home, elsewhere, member } = await kit.memberOfTwo({ settings: { device_limit: 2, device_limit_action: 'lock' } });
@@ -38,13 +47,8 @@ describe('member access: the lock policy', () => {
       await kit.expectWorking(elsewhere, there.token);
 
       const event = await locked((payload) => payload['user_agent'] === userAgent);
-      expect(event).toEqual({
-        id: expect.any(String),
-        name: 'member_access_locked',
-        source: 'identity',
-        occurred_at: expect.any(String),
-        resource_id: home.resourceId,
-        payload: {
+      expect(event).toEqual(
+        kit.identityEvent('member_access_locked', home.resourceId, {
           user_id: member.id,
           reason: 'device_limit',
           ip: expect.any(String),
@@ -52,8 +56,8 @@ describe('member access: the lock policy', () => {
           source_type: null,
           revoked_session_ids: [first.sessionId, second.sessionId],
           request_id: third.headers.get('x-request-id'),
-        },
-      });
+        }),
+      );
 
       // The operator lifts the lock; the member signs in again within the limit.
       await kit.operator().restoreMemberAccess({ resourceId: home.resourceId, userId: member.id, email: '' });
@@ -111,11 +115,7 @@ describe('member access: the lock policy', () => {
 
   describe('compromised_session_action', () => {
     it('lock: a sign-in while a compromised session is unhandled locks the relationship, once', async () => {
-      const { home, elsewhere, member } = await kit.memberOfTwo({ settings: { compromised_session_action: 'lock' } });
-      const stolen = await kit.signedIn(home, member);
-      const other = await kit.signedIn(home, member);
-      const there = await kit.signedIn(elsewhere, member);
-      await compromise(home, stolen.refreshToken);
+      const { home, elsewhere, member, stolen, other, there } = await withCompromisedSession('lock');
       const locked = await kit.listen('member_access_locked');
 
       const userAgent = `ua-${randomUUID()}`;
@@ -137,11 +137,7 @@ describe('member access: the lock policy', () => {
     });
 
     it('revoke_sessions: every session here is revoked once and the sign-in proceeds', async () => {
-      const { home, elsewhere, member } = await kit.memberOfTwo({ settings: { compromised_session_action: 'revoke_sessions' } });
-      const stolen = await kit.signedIn(home, member);
-      const other = await kit.signedIn(home, member);
-      const there = await kit.signedIn(elsewhere, member);
-      await compromise(home, stolen.refreshToken);
+      const { home, elsewhere, member, stolen, other, there } = await withCompromisedSession('revoke_sessions');
       const revoked = await kit.listen('member_sessions_revoked');
 
       const fresh = await kit.signIn(home, member);
@@ -168,10 +164,7 @@ describe('member access: the lock policy', () => {
     });
 
     it('none (the default): a compromised session changes nothing at sign-in', async () => {
-      const { home, member } = await kit.memberOfTwo();
-      const stolen = await kit.signedIn(home, member);
-      const other = await kit.signedIn(home, member);
-      await compromise(home, stolen.refreshToken);
+      const { home, member, other } = await withCompromisedSession('none');
       await kit.expectWorking(home, (await kit.signedIn(home, member)).token);
       await kit.expectWorking(home, other.token);
       expect(await kit.relationshipOf(home, member.id)).toMatchObject({ status: 'active' });

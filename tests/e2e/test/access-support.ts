@@ -61,6 +61,12 @@ export function accessKit(s: StackHandle) {
     };
   };
 
+  /** `memberOfTwo`, signed in at both resources: `here` (home) and `there` (elsewhere). */
+  const signedInAtBoth = async (homeOptions: TenantOptions = {}) => {
+    const { home, elsewhere, member } = await memberOfTwo(homeOptions);
+    return { home, elsewhere, member, here: await signedIn(home, member), there: await signedIn(elsewhere, member) };
+  };
+
   const call = (tenant: Tenant, token: string, path: string, request: { method?: string; query?: string; json?: Json } = {}) =>
     s.api(path, { ...request, headers: { resource: tenant.publicKey, token } });
 
@@ -85,6 +91,16 @@ export function accessKit(s: StackHandle) {
     return (match: (payload: Json) => boolean) => eventually(async () => events.find((event) => match(event['payload'] as Json)));
   };
 
+  /** The event envelope of ADR 0009 around an access event's payload. */
+  const identityEvent = (name: string, resourceId: number, payload: Json) => ({
+    id: expect.any(String),
+    name,
+    source: 'identity',
+    occurred_at: expect.any(String),
+    resource_id: resourceId,
+    payload,
+  });
+
   const relationshipOf = (tenant: Tenant, userId: number) =>
     s
       .db('identity')
@@ -102,6 +118,8 @@ export function accessKit(s: StackHandle) {
   return {
     operator,
     memberOfTwo,
+    signedInAtBoth,
+    identityEvent,
     signIn,
     signedIn,
     call,

@@ -13,9 +13,7 @@ describe('member access: suspension and profile removal', () => {
 
   describe('POST /user/suspend', () => {
     it('suspends the member in this resource only and revokes its sessions here', async () => {
-      const { home, elsewhere, member } = await kit.memberOfTwo();
-      const here = await kit.signedIn(home, member);
-      const there = await kit.signedIn(elsewhere, member);
+      const { home, elsewhere, member, here, there } = await kit.signedInAtBoth();
       const suspended = await kit.listen('member_suspended');
 
       const response = await kit.call(home, here.token, '/user/suspend', { method: 'POST' });
@@ -39,20 +37,17 @@ describe('member access: suspension and profile removal', () => {
 
       const requestId = response.headers.get('x-request-id');
       const event = await suspended((payload) => payload['request_id'] === requestId);
-      expect(event).toEqual({
-        id: expect.any(String),
-        name: 'member_suspended',
-        source: 'identity',
-        occurred_at: expect.any(String),
-        resource_id: home.resourceId,
-        payload: { user_id: member.id, revoked_session_ids: [here.sessionId], request_id: requestId },
-      });
+      expect(event).toEqual(
+        kit.identityEvent('member_suspended', home.resourceId, {
+          user_id: member.id,
+          revoked_session_ids: [here.sessionId],
+          request_id: requestId,
+        }),
+      );
     });
 
     it('is lifted by the operator: the member signs in again, the old session stays revoked', async () => {
-      const { home, elsewhere, member } = await kit.memberOfTwo();
-      const here = await kit.signedIn(home, member);
-      const there = await kit.signedIn(elsewhere, member);
+      const { home, member, here, there } = await kit.signedInAtBoth();
       await kit.call(home, here.token, '/user/suspend', { method: 'POST' });
       const restored = await kit.listen('member_access_restored');
 
@@ -101,7 +96,7 @@ describe('member access: suspension and profile removal', () => {
 
   describe('DELETE /user/profile', () => {
     it('removes the profile here: resource data cleared, sessions here revoked, memberships kept', async () => {
-      const { home, elsewhere, member } = await kit.memberOfTwo();
+      const { home, elsewhere, member, here, there } = await kit.signedInAtBoth();
       const plan = await catalog.plan(home, `paid-${randomUUID().slice(0, 8)}`);
       const pricing = await catalog.pricing(plan.id, 'Monthly');
       const membershipId = await catalog.grant(home, member.id, pricing.id, true);
@@ -109,8 +104,6 @@ describe('member access: suspension and profile removal', () => {
         .db('identity')
         .collection('relationships')
         .updateOne({ _id: `${home.resourceId}:${member.id}` as never }, { $set: { extra: { favourite: 'sports' }, role: 'admin' } });
-      const here = await kit.signedIn(home, member);
-      const there = await kit.signedIn(elsewhere, member);
       const removed = await kit.listen('member_profile_removed');
 
       const response = await kit.call(home, here.token, '/user/profile', { method: 'DELETE' });
@@ -131,18 +124,19 @@ describe('member access: suspension and profile removal', () => {
 
       const requestId = response.headers.get('x-request-id');
       const event = await removed((payload) => payload['request_id'] === requestId);
-      expect(event).toMatchObject({
-        name: 'member_profile_removed',
-        resource_id: home.resourceId,
-        payload: { user_id: member.id, revoked_session_ids: [here.sessionId], request_id: requestId },
-      });
+      expect(event).toEqual(
+        kit.identityEvent('member_profile_removed', home.resourceId, {
+          user_id: member.id,
+          revoked_session_ids: [here.sessionId],
+          request_id: requestId,
+        }),
+      );
     });
 
     it('lets the member rejoin by signing in: a fresh relationship, the kept membership back', async () => {
-      const { home, member } = await kit.memberOfTwo();
+      const { home, member, here } = await kit.signedInAtBoth();
       const plan = await catalog.plan(home, `paid-${randomUUID().slice(0, 8)}`);
       const membershipId = await catalog.grant(home, member.id, (await catalog.pricing(plan.id, 'Yearly')).id);
-      const here = await kit.signedIn(home, member);
       await kit.call(home, here.token, '/user/profile', { method: 'DELETE' });
       // The email is free again in this resource.
       expect((await s.api('/email-validation', { headers: { resource: home.publicKey }, json: { email: member.email } })).body).toEqual({
@@ -159,8 +153,7 @@ describe('member access: suspension and profile removal', () => {
     });
 
     it('lets the member rejoin by registering with its own password', async () => {
-      const { home, member } = await kit.memberOfTwo();
-      const here = await kit.signedIn(home, member);
+      const { home, member, here } = await kit.signedInAtBoth();
       await kit.call(home, here.token, '/user/profile', { method: 'DELETE' });
       const registered = await s.api('/registration', { headers: { resource: home.publicKey }, json: member });
       expect(registered.status).toBe(201);
@@ -169,8 +162,7 @@ describe('member access: suspension and profile removal', () => {
     });
 
     it('cannot be restored by the operator: the member rejoins instead', async () => {
-      const { home, member } = await kit.memberOfTwo();
-      const here = await kit.signedIn(home, member);
+      const { home, member, here } = await kit.signedInAtBoth();
       await kit.call(home, here.token, '/user/profile', { method: 'DELETE' });
       await expect(kit.operator().restoreMemberAccess({ resourceId: home.resourceId, userId: member.id, email: '' })).rejects.toMatchObject(
         {
@@ -181,9 +173,8 @@ describe('member access: suspension and profile removal', () => {
     });
   });
 
-  it('a member operation of a removed or suspended member answers auth_access_fail with a session of this resource too (GET /resource skips session checks)', async () => {
-    const { home, member } = await kit.memberOfTwo();
-    const here = await kit.signedIn(home, member);
+  it('GET /resource (no session checks) answers auth_access_fail even with a revoked session of the suspended member', async () => {
+    const { home, here } = await kit.signedInAtBoth();
     await kit.call(home, here.token, '/user/suspend', { method: 'POST' });
     const response = await kit.call(home, here.token, '/resource');
     expect(response.status).toBe(401);
