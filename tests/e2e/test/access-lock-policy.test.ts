@@ -46,7 +46,7 @@ describe('member access: the lock policy', () => {
       expect((await kit.signIn(home, member)).body).toEqual(authorizationFail);
       await kit.expectWorking(elsewhere, there.token);
 
-      const event = await locked((payload) => payload['user_agent'] === userAgent);
+      const event = await locked(third);
       expect(event).toEqual(
         kit.identityEvent('member_access_locked', home.resourceId, {
           user_id: member.id,
@@ -91,13 +91,12 @@ describe('member access: the lock policy', () => {
       await kit.expectWorking(home, second.token);
       await kit.expectWorking(home, third.body['token'] as string);
       expect(await kit.relationshipOf(home, member.id)).toMatchObject({ status: 'active' });
-      const requestId = third.headers.get('x-request-id');
-      const event = await revoked((payload) => payload['request_id'] === requestId);
+      const event = await revoked(third);
       expect(event['payload']).toEqual({
         user_id: member.id,
         reason: 'device_limit',
         session_ids: [first.sessionId],
-        request_id: requestId,
+        request_id: third.headers.get('x-request-id'),
       });
     });
 
@@ -119,15 +118,17 @@ describe('member access: the lock policy', () => {
       const locked = await kit.listen('member_access_locked');
 
       const userAgent = `ua-${randomUUID()}`;
-      expect((await kit.signIn(home, member, userAgent)).body).toEqual(authorizationFail);
+      const refused = await kit.signIn(home, member, userAgent);
+      expect(refused.body).toEqual(authorizationFail);
       expect(await kit.relationshipOf(home, member.id)).toMatchObject({ status: 'locked' });
       expect((await kit.call(home, other.token, '/user')).body).toEqual(tokenExpired);
       await kit.expectBlocked(home, there.token);
       await kit.expectWorking(elsewhere, there.token);
-      const event = await locked((payload) => payload['user_agent'] === userAgent);
+      const event = await locked(refused);
       expect(event['payload']).toMatchObject({
         user_id: member.id,
         reason: 'compromised_session',
+        user_agent: userAgent,
         revoked_session_ids: [stolen.sessionId, other.sessionId],
       });
 
@@ -148,13 +149,12 @@ describe('member access: the lock policy', () => {
       await kit.expectWorking(home, fresh.body['token'] as string);
       await kit.expectWorking(elsewhere, there.token);
       expect(await kit.relationshipOf(home, member.id)).toMatchObject({ status: 'active' });
-      const requestId = fresh.headers.get('x-request-id');
-      const event = await revoked((payload) => payload['request_id'] === requestId);
+      const event = await revoked(fresh);
       expect(event['payload']).toEqual({
         user_id: member.id,
         reason: 'compromised_session',
         session_ids: [stolen.sessionId, other.sessionId],
-        request_id: requestId,
+        request_id: fresh.headers.get('x-request-id'),
       });
 
       // Handled once: the next sign-in leaves the sessions alone.

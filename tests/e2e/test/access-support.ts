@@ -84,11 +84,17 @@ export function accessKit(s: StackHandle) {
     expect((await call(tenant, token, '/user/plans', { query: 'page=1' })).status).toBe(200);
   };
 
-  /** Waits for the event of `name` whose payload carries `request_id` (unique on the shared NATS). */
+  /**
+   * Starts collecting events of `name`; the returned function waits for the one caused by a
+   * request, by the `request_id` of its payload (IDs of other stacks on the shared NATS collide).
+   */
   const listen = async (name: string) => {
     const events = collectEvents(s.nats, name);
     await s.nats.flush();
-    return (match: (payload: Json) => boolean) => eventually(async () => events.find((event) => match(event['payload'] as Json)));
+    return (cause: { headers: Headers } | string | null) => {
+      const requestId = typeof cause === 'string' ? cause : cause.headers.get('x-request-id');
+      return eventually(async () => events.find((event) => (event['payload'] as Json)['request_id'] === requestId));
+    };
   };
 
   /** The event envelope of ADR 0009 around an access event's payload. */

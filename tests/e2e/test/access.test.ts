@@ -36,7 +36,7 @@ describe('member access: suspension and profile removal', () => {
       expect(await kit.relationshipOf(home, member.id)).toMatchObject({ status: 'suspended' });
 
       const requestId = response.headers.get('x-request-id');
-      const event = await suspended((payload) => payload['request_id'] === requestId);
+      const event = await suspended(requestId);
       expect(event).toEqual(
         kit.identityEvent('member_suspended', home.resourceId, {
           user_id: member.id,
@@ -66,7 +66,7 @@ describe('member access: suspension and profile removal', () => {
       expect((await kit.call(home, here.token, '/user')).body).toEqual(tokenExpired);
       const again = await kit.signedIn(home, member);
       await kit.expectWorking(home, again.token);
-      const event = await restored((payload) => payload['request_id'] === requestId);
+      const event = await restored(requestId);
       expect(event['payload']).toEqual({
         user_id: member.id,
         previous_status: 'suspended',
@@ -123,7 +123,7 @@ describe('member access: suspension and profile removal', () => {
       expect(await kit.relationshipOf(elsewhere, member.id)).toMatchObject({ status: 'active' });
 
       const requestId = response.headers.get('x-request-id');
-      const event = await removed((payload) => payload['request_id'] === requestId);
+      const event = await removed(requestId);
       expect(event).toEqual(
         kit.identityEvent('member_profile_removed', home.resourceId, {
           user_id: member.id,
