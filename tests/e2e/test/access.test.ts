@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { RelationshipStatus } from '@masthead/proto/identity';
 import { describe, expect, it } from 'vitest';
-import { accessKit, authorizationFail, tokenExpired } from './access-support.js';
+import type { ApiResponse } from '@masthead/testkit';
+import { accessKit, authorizationFail, tokenExpired, type Json } from './access-support.js';
 import { catalogKit } from './catalog-support.js';
 import { anyRequestId, useStack } from './support.js';
 
@@ -11,39 +12,47 @@ describe('member access: suspension and profile removal', () => {
   const kit = accessKit(s);
   const catalog = catalogKit(s);
 
+  type Arranged = Awaited<ReturnType<typeof kit.signedInAtBoth>>;
+
+  /**
+   * What suspension and removal share: 200 `{result: true}`; every member operation here fails
+   * with the member's other credentials; the session here is revoked (its refresh records gone)
+   * and fails the session checks first; the other resource is untouched; the event names the
+   * revoked session and the request.
+   */
+  const expectLeftThisResourceOnly = async (arranged: Arranged, response: ApiResponse<Json>, event: Json) => {
+    const { home, elsewhere, member, here, there } = arranged;
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ result: true });
+    await kit.expectBlocked(home, there.token);
+    expect((await kit.call(home, here.token, '/user')).body).toEqual(tokenExpired);
+    expect(await kit.refreshRecordsOf(here.sessionId)).toBe(0);
+    expect((await kit.sessionOf(here.sessionId))?.['revoked_at']).toBeInstanceOf(Date);
+    await kit.expectWorking(elsewhere, there.token);
+    expect((await kit.sessionOf(there.sessionId))?.['revoked_at']).toBeNull();
+    expect(await kit.refreshRecordsOf(there.sessionId)).toBe(1);
+    expect(await kit.relationshipOf(elsewhere, member.id)).toMatchObject({ status: 'active' });
+    expect(event).toEqual(
+      kit.identityEvent(event['name'] as string, home.resourceId, {
+        user_id: member.id,
+        revoked_session_ids: [here.sessionId],
+        request_id: response.headers.get('x-request-id'),
+      }),
+    );
+  };
+
   describe('POST /user/suspend', () => {
     it('suspends the member in this resource only and revokes its sessions here', async () => {
-      const { home, elsewhere, member, here, there } = await kit.signedInAtBoth();
+      const arranged = await kit.signedInAtBoth();
+      const { home, elsewhere, member, here } = arranged;
       const suspended = await kit.listen('member_suspended');
 
       const response = await kit.call(home, here.token, '/user/suspend', { method: 'POST' });
-      expect(response.status).toBe(200);
-      expect(response.body).toEqual({ result: true });
-
-      // Every member operation here fails, with any credential the member still holds.
-      await kit.expectBlocked(home, there.token);
-      // The session of this resource is revoked (its refresh records gone): it fails the session checks first.
-      expect((await kit.call(home, here.token, '/user')).body).toEqual(tokenExpired);
-      expect(await kit.refreshRecordsOf(here.sessionId)).toBe(0);
-      expect((await kit.sessionOf(here.sessionId))?.['revoked_at']).toBeInstanceOf(Date);
-      // Sign-in here is refused like a wrong password; the other resource is untouched.
-      expect((await kit.signIn(home, member)).body).toEqual(authorizationFail);
-      await kit.expectWorking(elsewhere, there.token);
-      expect((await kit.signIn(elsewhere, member)).status).toBe(200);
-      expect((await kit.sessionOf(there.sessionId))?.['revoked_at']).toBeNull();
-      expect(await kit.refreshRecordsOf(there.sessionId)).toBe(1);
-      expect(await kit.relationshipOf(elsewhere, member.id)).toMatchObject({ status: 'active' });
+      await expectLeftThisResourceOnly(arranged, response, await suspended(response));
       expect(await kit.relationshipOf(home, member.id)).toMatchObject({ status: 'suspended' });
-
-      const requestId = response.headers.get('x-request-id');
-      const event = await suspended(requestId);
-      expect(event).toEqual(
-        kit.identityEvent('member_suspended', home.resourceId, {
-          user_id: member.id,
-          revoked_session_ids: [here.sessionId],
-          request_id: requestId,
-        }),
-      );
+      // Sign-in here is refused like a wrong password; there it still works.
+      expect((await kit.signIn(home, member)).body).toEqual(authorizationFail);
+      expect((await kit.signIn(elsewhere, member)).status).toBe(200);
     });
 
     it('is lifted by the operator: the member signs in again, the old session stays revoked', async () => {
@@ -96,10 +105,10 @@ describe('member access: suspension and profile removal', () => {
 
   describe('DELETE /user/profile', () => {
     it('removes the profile here: resource data cleared, sessions here revoked, memberships kept', async () => {
-      const { home, elsewhere, member, here, there } = await kit.signedInAtBoth();
+      const arranged = await kit.signedInAtBoth();
+      const { home, member, here } = arranged;
       const plan = await catalog.plan(home, `paid-${randomUUID().slice(0, 8)}`);
-      const pricing = await catalog.pricing(plan.id, 'Monthly');
-      const membershipId = await catalog.grant(home, member.id, pricing.id, true);
+      const membershipId = await catalog.grant(home, member.id, (await catalog.pricing(plan.id, 'Monthly')).id, true);
       await s
         .db('identity')
         .collection('relationships')
@@ -107,30 +116,14 @@ describe('member access: suspension and profile removal', () => {
       const removed = await kit.listen('member_profile_removed');
 
       const response = await kit.call(home, here.token, '/user/profile', { method: 'DELETE' });
-      expect(response.status).toBe(200);
-      expect(response.body).toEqual({ result: true });
-
-      await kit.expectBlocked(home, there.token);
-      expect((await kit.call(home, here.token, '/user')).body).toEqual(tokenExpired);
+      await expectLeftThisResourceOnly(arranged, response, await removed(response));
       expect(await kit.relationshipOf(home, member.id)).toMatchObject({ status: 'removed', extra: {}, role: 'user', password_hash: null });
       // The paid membership is not destroyed (docs/adr/0071): it is there when the member rejoins.
       const membership = await s
         .db('catalog')
         .collection('memberships')
         .findOne({ _id: membershipId as never });
-      expect(membership).toMatchObject({ user_id: member.id, resource_id: home.resourceId });
-      await kit.expectWorking(elsewhere, there.token);
-      expect(await kit.relationshipOf(elsewhere, member.id)).toMatchObject({ status: 'active' });
-
-      const requestId = response.headers.get('x-request-id');
-      const event = await removed(requestId);
-      expect(event).toEqual(
-        kit.identityEvent('member_profile_removed', home.resourceId, {
-          user_id: member.id,
-          revoked_session_ids: [here.sessionId],
-          request_id: requestId,
-        }),
-      );
+      expect(membership).toMatchObject({ user_id: member.id, resource_id: home.resourceId, autorenew: true });
     });
 
     it('lets the member rejoin by signing in: a fresh relationship, the kept membership back', async () => {
