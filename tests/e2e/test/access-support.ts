@@ -91,7 +91,7 @@ export function accessKit(s: StackHandle) {
   const listen = async (name: string) => {
     const events = collectEvents(s.nats, name);
     await s.nats.flush();
-    return (cause: { headers: Headers } | string | null) => {
+    return (cause: { headers: Headers } | string) => {
       const requestId = typeof cause === 'string' ? cause : cause.headers.get('x-request-id');
       return eventually(async () => events.find((event) => (event['payload'] as Json)['request_id'] === requestId));
     };
