@@ -1,7 +1,13 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { accessKit, authorizationFail, tokenExpired, type Json } from './access-support.js';
 import { useStack } from './support.js';
+
+const run = promisify(execFile);
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** The lock policy of the state table at POST /authorization (docs/adr/0070). */
 describe('member access: the lock policy', () => {
@@ -59,8 +65,16 @@ describe('member access: the lock policy', () => {
         }),
       );
 
-      // The operator lifts the lock; the member signs in again within the limit.
-      await kit.operator().restoreMemberAccess({ resourceId: home.resourceId, userId: member.id, email: '' });
+      // The operator lifts the lock with the admin CLI; the member signs in again within the limit.
+      const { stdout } = await run(
+        process.execPath,
+        ['tools/admin/dist/cli.js', 'restore-member-access', '--resource-id', String(home.resourceId), '--email', member.email],
+        {
+          cwd: repoRoot,
+          env: { ...process.env, ...s.stack.env },
+        },
+      );
+      expect(JSON.parse(stdout)).toEqual({ user_id: member.id, resource_id: home.resourceId, previous_status: 'locked', status: 'active' });
       const back = await kit.signedIn(home, member);
       await kit.expectWorking(home, back.token);
     });
