@@ -3,6 +3,7 @@ import type { Interceptor } from '@grpc/grpc-js';
 import type { Logger } from '@masthead/core/logging';
 import express from 'express';
 import { connect, type NatsConnection } from 'nats';
+import { AuthenticationCache, withAuthenticationCache } from './auth/authentication-cache.js';
 import { ResourceResolver } from './auth/resource-resolver.js';
 import { ServiceAccountUsage } from './auth/service-account-usage.js';
 import { ServiceKeyResolver } from './auth/service-key-resolver.js';
@@ -44,6 +45,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     name: 'masthead-gateway',
   });
   resources.listen(nats, logger);
+  if (config.AUTH_CACHE_TTL_MS > 0) {
+    const authentication = new AuthenticationCache(config.AUTH_CACHE_TTL_MS);
+    authentication.listen(nats, logger);
+    clients.identity = withAuthenticationCache(clients.identity, authentication);
+  }
   const serviceKeys = new ServiceKeyResolver(clients.accounts, config.SERVICE_KEY_CACHE_TTL_MS);
   serviceKeys.listen(nats, logger);
   const usage = new ServiceAccountUsage(clients.accounts, config.SERVICE_USAGE_FLUSH_MS, logger);

@@ -24,6 +24,12 @@ export const gatewayEnv = {
    * this bounds how long a change to the account's user in identity goes unseen (ADR 0020).
    */
   SERVICE_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
+  /**
+   * Lifetime of a cached session check (identity's Authenticate) per token and resource; 0 turns
+   * the cache off. Identity's `member_access_changed` drops entries at once; this bounds what a
+   * lost announcement leaves stale (ADR 0042).
+   */
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   /** How often service-account usage (request count, last use) is reported to accounts. */
   SERVICE_USAGE_FLUSH_MS: z.coerce.number().int().positive().default(1000),
   /** Proxy hops to trust for the client address (express `trust proxy`). */

@@ -53,20 +53,33 @@ describe('event publisher with an outbox', () => {
 
   it('keeps an event that cannot be published now and delivers it once NATS is back, exactly once', async () => {
     const nats = await connect({ servers: server.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
-    const publisher = await createEventPublisher({ source: 'test', connection: db, nats, logger, retryIntervalMs: 200 });
-    await publisher.publish({ name: 'before_outage', payload: { n: 1 } });
-    await until(async () => ((await outboxModel(db).countDocuments()) === 0 ? true : undefined));
+    const publisher = await createEventPublisher({
+      source: 'test',
+      connection: db,
+      nats,
+      logger,
+      retryIntervalMs: 200,
+      ackTimeoutMs: 300,
+    });
+    const before = await publisher.publish({ name: 'before_outage', payload: { n: 1 } });
+    // Acknowledged by JetStream before publish returned: it never touched the outbox.
+    expect(await outboxModel(db).findById(before.id).lean()).toBeNull();
 
     await server.process.stop();
     const during = await publisher.publish({ name: 'during_outage', payload: { n: 2 } });
     expect(await outboxModel(db).findById(during.id).lean()).not.toBeNull();
+    // Queued behind the first at once, without waiting for an acknowledgement that cannot come.
+    const started = Date.now();
+    const queued = await publisher.publish({ name: 'during_outage', payload: { n: 3 } });
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(await outboxModel(db).findById(queued.id).lean()).not.toBeNull();
 
     server = await startNats({ dataDir, port: server.port });
     await until(async () => ((await outboxModel(db).countDocuments()) === 0 ? true : undefined));
     await publisher.flush();
 
     const subjects = await readSubjects(nats, 10);
-    expect(subjects).toEqual(['masthead.events.before_outage:1', 'masthead.events.during_outage:2']);
+    expect(subjects).toEqual(['masthead.events.before_outage:1', 'masthead.events.during_outage:2', 'masthead.events.during_outage:3']);
     await publisher.stop();
     await nats.close();
   });

@@ -86,6 +86,9 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     MONGO_DB_PREFIX: dbPrefix,
     NATS_URL: options.natsUrl,
     OUTBOX_RETRY_MS: '500',
+    // Tests arrange states in the databases directly, which no announcement reports; the
+    // session-check cache has its own tests (tests/e2e/test/authentication-cache.test.ts).
+    AUTH_CACHE_TTL_MS: '0',
     ...Object.fromEntries(SERVICES.map((name, index) => [`${name.toUpperCase()}_ADDR`, addressOf(index)])),
     ...options.env,
   };

@@ -26,8 +26,8 @@ async function catalogWith(period = '14 days', pricing: { private?: boolean; act
 const membershipEvents = (events: DomainEvent[], resourceId: number) =>
   events.filter((event) => event.name === 'membership_created' && event.resource_id === resourceId);
 
-const attach = (resourceId: number, userId: number, pricingId: number) =>
-  harness.client.attachDefaultMembership({ resourceId, userId, pricingId }).then((response) => response.attached);
+const attach = (resourceId: number, userId: number, pricingId: number, singleSubscription = false) =>
+  harness.client.attachDefaultMembership({ resourceId, userId, pricingId, singleSubscription }).then((response) => response.attached);
 
 describe('AttachDefaultMembership', () => {
   it('attaches an active pricing once, with an end from its period, a history row and an event', async () => {
@@ -84,11 +84,31 @@ describe('AttachDefaultMembership', () => {
       (await harness.client.listMemberships({ resourceId: inactive.resourceId, userId, includeHistory: true, admin: false })).items,
     ).toEqual([]);
     await expect(
-      harness.client.attachDefaultMembership({ resourceId: inactive.resourceId, userId: 0, pricingId: 1 }),
+      harness.client.attachDefaultMembership({ resourceId: inactive.resourceId, userId: 0, pricingId: 1, singleSubscription: false }),
     ).rejects.toMatchObject({
       status: 400,
       code: 'invalid_user_id',
     });
+  });
+
+  it('with single_subscription attaches only to a user without an active membership in the resource', async () => {
+    const { resourceId, plan } = await catalogWith('1 month');
+    const first = await pricingFixture(harness.client, plan.id, 'First', { period: '1 month' });
+    const second = await pricingFixture(harness.client, plan.id, 'Second', { period: '1 month' });
+    const holder = newUserId();
+    const newcomer = newUserId();
+
+    expect(await attach(resourceId, holder, first.id, true)).toBe(true);
+    expect(await attach(resourceId, holder, second.id, true)).toBe(false);
+    expect(await attach(resourceId, holder, second.id, false)).toBe(true);
+    expect(await attach(resourceId, newcomer, second.id, true)).toBe(true);
+
+    const pricingsOf = async (userId: number) =>
+      (await harness.client.listMemberships({ resourceId, userId, includeHistory: false, admin: false })).items.map(
+        (membership) => membership.pricing?.id,
+      );
+    expect((await pricingsOf(holder)).sort()).toEqual([first.id, second.id].sort());
+    expect(await pricingsOf(newcomer)).toEqual([second.id]);
   });
 
   it('creates exactly one membership when the same user attaches 20 times in parallel', async () => {

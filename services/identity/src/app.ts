@@ -18,6 +18,7 @@ import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
 import { RelationshipRepository } from './relationships/relationship.repository.js';
 import { ResourceDirectory } from './resources/resource-directory.js';
+import { AccessAnnouncer } from './sessions/access-announcer.js';
 import { Authenticator } from './sessions/authenticator.js';
 import { AddressLimiter } from './throttling/address-limiter.js';
 import { SignInThrottle } from './throttling/sign-in-throttle.js';
@@ -58,11 +59,16 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     queueLimit: config.HASH_QUEUE_LIMIT,
   });
   await hasher.warm();
-  const sessions = new SessionService(sessionRepository, {
-    sessionTtlSeconds: config.SESSION_TTL_SECONDS,
-    refreshTtlSeconds: config.REFRESH_TTL_SECONDS,
-    authCodeTtlSeconds: config.AUTH_CODE_TTL_SECONDS,
-  });
+  const access = new AccessAnnouncer(runtime.events);
+  const sessions = new SessionService(
+    sessionRepository,
+    {
+      sessionTtlSeconds: config.SESSION_TTL_SECONDS,
+      refreshTtlSeconds: config.REFRESH_TTL_SECONDS,
+      authCodeTtlSeconds: config.AUTH_CODE_TTL_SECONDS,
+    },
+    access,
+  );
   const resources = new ResourceDirectory(accounts, config.RESOURCE_CACHE_TTL_MS);
   resources.listen(runtime.nats, runtime.logger);
   const profiles = new ProfileService({ users, relationships, catalog, community });
@@ -108,7 +114,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     authenticator: new Authenticator(sessions, users, relationships),
     signIn,
     profiles,
-    members: new MemberAdminService(users, relationships, hasher),
+    members: new MemberAdminService(users, relationships, hasher, access),
     serviceAccountUsers: new ServiceAccountUserService(users, relationships),
     users,
   });

@@ -23,9 +23,10 @@ export interface PublishInput {
 
 export interface EventPublisher {
   /**
-   * Records the event in the outbox and tries to deliver it at once. Never throws for a
-   * delivery failure: the relay retries until JetStream acknowledges it. Throws only when the
-   * outbox write itself fails, so a caller never reports success for an event that is lost.
+   * Hands the event to JetStream and waits for its acknowledgement; when that fails (or the
+   * stream is unhealthy) records it in the outbox instead, from where the relay retries until
+   * JetStream acknowledges it. Throws only when the outbox write itself fails, so a caller never
+   * reports success for an event that is lost.
    */
   publish(input: PublishInput): Promise<DomainEvent>;
   /** Delivers what is pending now (used by the relay timer and by tests). */
@@ -41,13 +42,16 @@ export interface PublisherOptions {
   retryIntervalMs: number;
   /** Replicas of the event stream when this process creates it. */
   streamReplicas?: number;
+  /** How long a publish waits for JetStream's acknowledgement before using the outbox. */
+  ackTimeoutMs?: number;
 }
 
 const codec = StringCodec();
 const RELAY_BATCH = 100;
+const DEFAULT_ACK_TIMEOUT_MS = 1_000;
 
 export async function createEventPublisher(options: PublisherOptions): Promise<EventPublisher> {
-  const { source, connection, nats, logger, retryIntervalMs, streamReplicas = 1 } = options;
+  const { source, connection, nats, logger, retryIntervalMs, streamReplicas = 1, ackTimeoutMs = DEFAULT_ACK_TIMEOUT_MS } = options;
   const outbox: Model<OutboxRecord> = outboxModel(connection);
   const jetstream: JetStreamClient = nats.jetstream();
   let streamReady = ensureEventStream(nats, streamReplicas).then(
@@ -58,12 +62,8 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     },
   );
 
-  // Records this process is publishing now: the relay must not publish them a second time.
-  const inFlight = new Set<string>();
-
+  /** One relay delivery of an outbox record; the record leaves the outbox once acknowledged. */
   const deliver = async (record: OutboxRecord): Promise<boolean> => {
-    if (inFlight.has(record._id)) return true;
-    inFlight.add(record._id);
     try {
       if (!(await streamReady)) {
         streamReady = ensureEventStream(nats).then(
@@ -80,8 +80,21 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
       logger.warn({ err: error, event_id: record._id, subject: record.subject }, 'event delivery deferred');
       await outbox.updateOne({ _id: record._id }, { $inc: { attempts: 1 } }).catch(() => undefined);
       return false;
-    } finally {
-      inFlight.delete(record._id);
+    }
+  };
+
+  // False from the first event that went to the outbox until the relay has delivered them all
+  // (per process; the order across replicas is not guaranteed anyway).
+  let outboxDrained = true;
+
+  const publishNow = async (record: OutboxRecord): Promise<boolean> => {
+    if (!(await streamReady)) return false;
+    try {
+      await jetstream.publish(record.subject, codec.encode(record.payload), { msgID: record._id, timeout: ackTimeoutMs });
+      return true;
+    } catch (error) {
+      logger.warn({ err: error, event_id: record._id, subject: record.subject }, 'event goes to the outbox');
+      return false;
     }
   };
 
@@ -90,12 +103,10 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     const pending = await outbox.find().sort({ created_at: 1 }).limit(RELAY_BATCH).lean<OutboxRecord[]>();
     let delivered = 0;
     for (const record of pending) {
-      // Delivered meanwhile by the publish that wrote it: JetStream would drop the duplicate,
-      // but plain subscribers would see it twice.
-      if (inFlight.has(record._id) || !(await outbox.exists({ _id: record._id }))) continue;
-      if (!(await deliver(record))) break;
+      if (!(await deliver(record))) return delivered;
       delivered++;
     }
+    if (pending.length < RELAY_BATCH) outboxDrained = true;
     return delivered;
   };
   const flush = (): Promise<number> => {
@@ -127,9 +138,12 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
         created_at: new Date(),
         attempts: 0,
       };
+      // The state write before this call is not transactional with either path, so publishing
+      // first loses nothing the outbox would keep, and saves two writes per event. While the
+      // outbox holds events, new ones queue behind them to keep their order.
+      if (outboxDrained && (await publishNow(record))) return event;
+      outboxDrained = false;
       await outbox.create(record);
-      // Delivery runs after the caller's response; its failure leaves the record for the relay.
-      void deliver(record);
       return event;
     },
     flush,

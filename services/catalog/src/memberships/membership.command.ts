@@ -10,6 +10,7 @@ export const attachDefaultCommand = z.object({
   resourceId: positiveId('resource_id'),
   userId: positiveId('user_id'),
   pricingId: z.number().int(),
+  singleSubscription: z.boolean(),
 });
 
 /**

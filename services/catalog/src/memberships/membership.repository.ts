@@ -91,6 +91,10 @@ export class MembershipRepository {
       .exec();
   }
 
+  async hasActiveInResource(resourceId: number, userId: number): Promise<boolean> {
+    return (await this.model.exists({ resource_id: resourceId, user_id: userId, active: true }).exec()) !== null;
+  }
+
   insert(membership: NewMembership): Promise<MembershipRecord> {
     const now = new Date();
     return insertWithNextId(this.db, this.model, { ...membership, created_at: now, updated_at: now });

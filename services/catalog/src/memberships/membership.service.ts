@@ -55,11 +55,13 @@ export class MembershipService {
   /**
    * Gives a joining member the resource's default pricing. False (not an error) when the pricing
    * is absent, of another resource or inactive, or when the user holds it already: joining must
-   * not fail because of the default membership.
+   * not fail because of the default membership. With `singleSubscription` (the resource's
+   * `single_subscription`) also false when the user holds any active membership there.
    */
-  async attachDefault({ resourceId, userId, pricingId }: AttachDefaultCommand): Promise<boolean> {
+  async attachDefault({ resourceId, userId, pricingId, singleSubscription }: AttachDefaultCommand): Promise<boolean> {
     const pricing = pricingId > 0 ? await this.deps.pricings.findInResource(resourceId, pricingId) : null;
     if (!pricing || !pricing.active) return false;
+    if (singleSubscription && (await this.deps.memberships.hasActiveInResource(resourceId, userId))) return false;
     const startDate = new Date();
     const created = await this.deps.creator.create({
       resourceId,

@@ -1,6 +1,7 @@
 import { httpError } from '@masthead/core/errors';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import { MIN_PASSWORD_LENGTH } from '../passwords/password-policy.js';
+import type { AccessAnnouncer } from '../sessions/access-announcer.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { ResourceRole } from '../relationships/relationship.schema.js';
 import { normalizeEmail } from '../signin/sign-in.command.js';
@@ -24,6 +25,7 @@ export class MemberAdminService {
     private readonly users: UserRepository,
     private readonly relationships: RelationshipRepository,
     private readonly hasher: PasswordHasher,
+    private readonly access: AccessAnnouncer,
   ) {}
 
   async upsert(command: UpsertMemberCommand): Promise<UserRecord> {
@@ -58,6 +60,8 @@ export class MemberAdminService {
       const { created } = await this.relationships.attach(command.resourceId, user._id, resourceRole);
       if (!created) await this.relationships.setRole(command.resourceId, user._id, resourceRole);
     }
+    // Role, activity or profile may have changed under live sessions.
+    if (existing) await this.access.memberChanged(user._id, command.resourceId || null, 'member_updated');
     return user;
   }
 }

@@ -64,7 +64,7 @@ export class CredentialExchange {
   }
 
   private async replayed(session: SessionRecord): Promise<never> {
-    await this.repository.markCompromised(session._id);
+    await this.sessions.markCompromised(session);
     throw compromised();
   }
 }

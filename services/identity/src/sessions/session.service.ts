@@ -1,3 +1,4 @@
+import type { AccessAnnouncer } from './access-announcer.js';
 import type { SessionRepository } from './session.repository.js';
 import type { SessionRecord } from './session.schema.js';
 import { hashToken, newToken } from './tokens.js';
@@ -30,6 +31,7 @@ export class SessionService {
   constructor(
     private readonly repository: SessionRepository,
     private readonly policy: SessionPolicy,
+    private readonly access: AccessAnnouncer,
   ) {}
 
   async issue(input: IssueSessionInput): Promise<IssuedSession> {
@@ -83,8 +85,17 @@ export class SessionService {
     return { session: { ...session, expires_at: expiresAt }, token, refreshToken };
   }
 
-  logout(sessionId: number): Promise<void> {
-    return this.repository.revoke(sessionId);
+  async logout(sessionId: number): Promise<void> {
+    const session = await this.repository.findSession(sessionId);
+    if (!session) return;
+    await this.repository.revoke(sessionId);
+    await this.access.sessionEnded(session, 'logout');
+  }
+
+  /** A replayed refresh record leaked: every token of its session stops working (ADR 0004). */
+  async markCompromised(session: SessionRecord): Promise<void> {
+    await this.repository.markCompromised(session._id);
+    await this.access.sessionEnded(session, 'compromised');
   }
 
   cleanupRefresh(userId: number): Promise<void> {

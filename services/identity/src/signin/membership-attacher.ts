@@ -4,9 +4,16 @@ import type { Resource } from '@masthead/proto/accounts';
 import type { CatalogServiceService } from '@masthead/proto/catalog';
 
 /**
- * Gives a member who joins a resource its configured default membership
- * (`default_subscription_id`). The membership is a bonus of joining: a catalog failure is logged
- * and does not fail the sign-in.
+ * How a member came to join the resource: by registering in it, or as a guest of it (signing in
+ * with an account made elsewhere, or through a linked provider identity).
+ */
+export type JoinPath = 'registration' | 'guest';
+
+/**
+ * Gives a member who joins a resource its configured default membership (ADR 0015):
+ * `default_guest_subscription_id` for a guest when set, else `default_subscription_id`; with
+ * `single_subscription` only when the member holds no other active membership there. The
+ * membership is a bonus of joining: a catalog failure is logged and does not fail the sign-in.
  */
 export class MembershipAttacher {
   constructor(
@@ -14,13 +21,29 @@ export class MembershipAttacher {
     private readonly logger: Logger,
   ) {}
 
-  async attachDefault(resource: Resource, userId: number, requestId: string): Promise<void> {
-    const pricingId = Number(resource.settings?.['default_subscription_id'] ?? 0);
-    if (!Number.isSafeInteger(pricingId) || pricingId <= 0) return;
+  async attachDefault(resource: Resource, userId: number, path: JoinPath, requestId: string): Promise<void> {
+    const pricingId = defaultPricingOf(resource, path);
+    if (pricingId === null) return;
+    const singleSubscription = resource.settings?.['single_subscription'] === true;
     try {
-      await this.catalog.attachDefaultMembership({ resourceId: resource.id, userId, pricingId }, { requestId, idempotent: true });
+      await this.catalog.attachDefaultMembership(
+        { resourceId: resource.id, userId, pricingId, singleSubscription },
+        { requestId, idempotent: true },
+      );
     } catch (error) {
       this.logger.warn({ err: error, user_id: userId, resource_id: resource.id }, 'default membership not attached');
     }
   }
+}
+
+function defaultPricingOf(resource: Resource, path: JoinPath): number | null {
+  const settings = resource.settings ?? {};
+  const guestPricing = path === 'guest' ? pricingIdOf(settings['default_guest_subscription_id']) : null;
+  return guestPricing ?? pricingIdOf(settings['default_subscription_id']);
+}
+
+/** A setting holds a positive integer ID, possibly as a string; anything else means "none". */
+function pricingIdOf(value: unknown): number | null {
+  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : 0;
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
 }

@@ -2,7 +2,7 @@ import type { EventPublisher } from '@masthead/core/events';
 import type { Resource } from '@masthead/proto/accounts';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { IssuedSession, SessionService } from '../sessions/session.service.js';
-import type { MembershipAttacher } from './membership-attacher.js';
+import type { JoinPath, MembershipAttacher } from './membership-attacher.js';
 import type { SignInCommand } from './sign-in.command.js';
 
 export interface SessionContext {
@@ -34,10 +34,13 @@ interface StarterDeps {
 export class SessionStarter {
   constructor(private readonly deps: StarterDeps) {}
 
-  /** Attaches the member to the resource; a member joining gets the default membership. */
-  async join(resource: Resource, userId: number, requestId: string): Promise<boolean> {
+  /**
+   * Attaches the member to the resource; a member joining gets the default membership of the
+   * way it joined (a guest unless it registered here).
+   */
+  async join(resource: Resource, userId: number, requestId: string, path: JoinPath = 'guest'): Promise<boolean> {
     const { created } = await this.deps.relationships.attach(resource.id, userId);
-    if (created) await this.deps.memberships.attachDefault(resource, userId, requestId);
+    if (created) await this.deps.memberships.attachDefault(resource, userId, path, requestId);
     return created;
   }
 

@@ -1,0 +1,29 @@
+import type { EventPublisher } from '@masthead/core/events';
+
+/** Why a member's access changed; carried in the event for operators reading the stream. */
+export type AccessChangeReason = 'logout' | 'compromised' | 'member_updated';
+
+/**
+ * Announces `member_access_changed`: the gateways cache session checks briefly (ADR 0042) and
+ * must drop a member's entries the moment its sessions, state or projection change. With a
+ * session ID only that session's entries go; without, every entry of the user.
+ */
+export class AccessAnnouncer {
+  constructor(private readonly events: EventPublisher) {}
+
+  async sessionEnded(session: { _id: number; user_id: number; resource_id: number }, reason: AccessChangeReason): Promise<void> {
+    await this.announce(session.user_id, session._id, session.resource_id || null, reason);
+  }
+
+  async memberChanged(userId: number, resourceId: number | null, reason: AccessChangeReason): Promise<void> {
+    await this.announce(userId, null, resourceId, reason);
+  }
+
+  private async announce(userId: number, sessionId: number | null, resourceId: number | null, reason: AccessChangeReason): Promise<void> {
+    await this.events.publish({
+      name: 'member_access_changed',
+      resourceId,
+      payload: { user_id: userId, session_id: sessionId, reason },
+    });
+  }
+}

@@ -1,0 +1,88 @@
+import type { Interceptor } from '@grpc/grpc-js';
+import { InterceptingCall } from '@grpc/grpc-js';
+import { createMember, createTenant, type Tenant } from '@masthead/testkit';
+import { describe, expect, it } from 'vitest';
+import { eventually, useStack } from './support.js';
+
+const calls: string[] = [];
+const counter: Interceptor = (options, next) => {
+  calls.push(options.method_definition.path);
+  return new InterceptingCall(next(options));
+};
+
+/**
+ * The gateway's session-check cache (docs/adr/0042), with a lifetime far longer than any test:
+ * whatever a test sees change, an announcement or the gateway's own logout changed.
+ */
+describe('session-check cache', () => {
+  const s = useStack({ env: { AUTH_CACHE_TTL_MS: '60000' }, gatewayInterceptors: [counter] });
+
+  async function signedIn(tenant: Tenant, member: { email: string; password: string }) {
+    const response = await s.api('/authorization', {
+      headers: { resource: tenant.publicKey },
+      json: { email: member.email, password: member.password },
+    });
+    return response.body as { token: string; refresh_token: string };
+  }
+
+  const readUser = (tenant: Tenant, token: string) => s.api('/user', { headers: { resource: tenant.publicKey, token } });
+
+  it('serves a repeated member read with one gRPC call', async () => {
+    const tenant = await createTenant(s.stack);
+    const { token } = await signedIn(tenant, await createMember(s.stack, tenant));
+    expect((await readUser(tenant, token)).status).toBe(200);
+    calls.length = 0;
+    expect((await readUser(tenant, token)).status).toBe(200);
+    expect(calls).toEqual(['/masthead.identity.v1.IdentityService/GetProfile']);
+  });
+
+  it('refuses a token at once after its logout through the gateway', async () => {
+    const tenant = await createTenant(s.stack);
+    const { token } = await signedIn(tenant, await createMember(s.stack, tenant));
+    expect((await readUser(tenant, token)).status).toBe(200);
+    expect((await s.api('/logout', { headers: { resource: tenant.publicKey, token } })).status).toBe(200);
+    const after = await readUser(tenant, token);
+    expect([after.status, after.body['error']]).toEqual([401, 'token_expired']);
+  });
+
+  it('refuses the tokens of a session whose refresh record was replayed', async () => {
+    const tenant = await createTenant(s.stack);
+    const session = await signedIn(tenant, await createMember(s.stack, tenant));
+    expect((await readUser(tenant, session.token)).status).toBe(200);
+    const refresh = () =>
+      s.api('/authorization/refresh', { headers: { resource: tenant.publicKey }, json: { refresh_token: session.refresh_token } });
+    expect((await refresh()).status).toBe(200);
+    expect((await refresh()).body['error']).toBe('token_compromised');
+    const after = await eventually(async () => {
+      const response = await readUser(tenant, session.token);
+      return response.status === 401 ? response : undefined;
+    });
+    expect(after.body['error']).toBe('token_compromised');
+  });
+
+  it('sees an operator change of a signed-in member', async () => {
+    const tenant = await createTenant(s.stack);
+    const member = await createMember(s.stack, tenant);
+    const { token } = await signedIn(tenant, member);
+    const adminRead = () => s.api('/admin/currency', { headers: { resource: tenant.publicKey, token } });
+    expect((await adminRead()).status).toBe(403);
+    await s.stack.operator.identity.upsertMember({
+      resourceId: tenant.resourceId,
+      email: member.email,
+      password: member.password,
+      role: 'admin',
+    });
+    await eventually(async () => ((await adminRead()).status === 200 ? true : undefined));
+  });
+
+  it('keeps members apart: one member’s change leaves another’s entry alone', async () => {
+    const tenant = await createTenant(s.stack);
+    const first = await signedIn(tenant, await createMember(s.stack, tenant));
+    const second = await signedIn(tenant, await createMember(s.stack, tenant));
+    expect((await readUser(tenant, second.token)).status).toBe(200);
+    await s.api('/logout', { headers: { resource: tenant.publicKey, token: first.token } });
+    calls.length = 0;
+    expect((await readUser(tenant, second.token)).status).toBe(200);
+    expect(calls).toEqual(['/masthead.identity.v1.IdentityService/GetProfile']);
+  });
+});
