@@ -86,8 +86,8 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   );
   sweep.unref();
   const memberSessions = new MemberSessions(runtime.db);
-  const accessChanges = new AccessChanges(new RelationshipTransitions(runtime.db), memberSessions, runtime.events);
-  const lockPolicy = new LockPolicy({ sessions: memberSessions, changes: accessChanges, events: runtime.events });
+  const accessChanges = new AccessChanges(new RelationshipTransitions(runtime.db), memberSessions, runtime.events, access);
+  const lockPolicy = new LockPolicy({ sessions: memberSessions, changes: accessChanges, events: runtime.events, announcer: access });
   const signIn = new SignInService({ users, relationships, hasher, resources, starter, throttle, lockPolicy, logger: runtime.logger });
 
   const exchange = new CredentialExchange(sessionRepository, sessions);

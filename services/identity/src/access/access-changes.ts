@@ -1,5 +1,6 @@
 import type { EventPublisher } from '@masthead/core/events';
 import type { RelationshipState } from '../relationships/relationship.schema.js';
+import type { AccessAnnouncer, AccessChangeReason } from '../sessions/access-announcer.js';
 import type { MemberSessions } from './member-sessions.js';
 import type { RelationshipTransitions } from './relationship-transitions.js';
 
@@ -23,6 +24,14 @@ export interface AppliedChange {
   revokedSessionIds: number[];
 }
 
+/** What the gateways' session-check caches are told (ADR 0042), by the state moved to. */
+const ANNOUNCED_REASONS: Record<RelationshipState, AccessChangeReason> = {
+  active: 'restored',
+  locked: 'locked',
+  suspended: 'suspended',
+  removed: 'profile_removed',
+};
+
 /**
  * One relationship change as every path makes it: the guarded state move, then the member's
  * sessions in that resource revoked (their refresh records deleted), then the event. Sessions of
@@ -33,12 +42,14 @@ export class AccessChanges {
     private readonly transitions: RelationshipTransitions,
     private readonly sessions: MemberSessions,
     private readonly events: EventPublisher,
+    private readonly announcer: AccessAnnouncer,
   ) {}
 
   async apply(change: AccessChange): Promise<AppliedChange | null> {
     const { userId, resourceId } = change;
     if (!(await this.transitions.move(resourceId, userId, change.from, change.to))) return null;
     const revokedSessionIds = change.revokeSessions ? await this.sessions.revokeAll(userId, resourceId) : [];
+    await this.announcer.memberChanged(userId, resourceId, ANNOUNCED_REASONS[change.to]);
     await this.events.publish({
       name: change.event,
       resourceId,

@@ -1,5 +1,6 @@
 import type { EventPublisher } from '@masthead/core/events';
 import type { Resource } from '@masthead/proto/accounts';
+import type { AccessAnnouncer } from '../sessions/access-announcer.js';
 import type { AccessChanges } from './access-changes.js';
 import { ACCESS_EVENTS, type LockReason } from './access-events.js';
 import { readLockPolicy } from './lock-policy-settings.js';
@@ -24,6 +25,7 @@ interface LockPolicyDeps {
   sessions: MemberSessions;
   changes: AccessChanges;
   events: EventPublisher;
+  announcer: AccessAnnouncer;
 }
 
 /**
@@ -86,6 +88,7 @@ export class LockPolicy {
 
   private async revoked(cause: RevocationCause, sessionIds: number[]): Promise<void> {
     if (sessionIds.length === 0) return;
+    await this.deps.announcer.memberChanged(cause.userId, cause.resourceId, 'sessions_revoked');
     await this.deps.events.publish({
       name: ACCESS_EVENTS.sessionsRevoked,
       resourceId: cause.resourceId,
