@@ -42,12 +42,9 @@ export class CredentialExchange {
     const session = await this.repository.findSession(record.session_id);
     if (session?.compromised_at) throw compromised();
     if (!isLive(session)) throw refreshFailed();
-    if (record.consumed_at) return this.replayed(session);
-    if (!command.reusable) {
-      // The claim decides between concurrent uses; the loser is a replay.
-      if (!(await this.repository.claimUse(`refresh:${tokenHash}`))) return this.replayed(session);
-      await this.repository.markRefreshConsumed(tokenHash);
-    }
+    // The claim is the record of use: it decides between concurrent uses, and any later use
+    // (the loser, or a replay) finds it taken. A kept (reusable) record is never claimed.
+    if (!command.reusable && !(await this.repository.claimUse(`refresh:${tokenHash}`))) return this.replayed(session);
     return this.sessions.rotate(session, command.reusable ? command.refreshToken : null);
   }
 

@@ -39,7 +39,6 @@ export class SessionRepository {
       user_id: session.user_id,
       resource_id: session.resource_id,
       expires_at: expiresAt,
-      consumed_at: null,
       created_at: new Date(),
     });
   }
@@ -77,10 +76,6 @@ export class SessionRepository {
       if (isDuplicateKey(error)) return false;
       throw error;
     }
-  }
-
-  async markRefreshConsumed(tokenHash: string): Promise<void> {
-    await this.models.refreshTokens.updateOne({ _id: tokenHash }, { $set: { consumed_at: new Date() } }).exec();
   }
 
   async markAuthCodeUsed(codeHash: string): Promise<void> {

@@ -35,7 +35,6 @@ export interface RefreshTokenRecord {
   user_id: number;
   resource_id: number;
   expires_at: Date;
-  consumed_at: Date | null;
   created_at: Date;
 }
 
@@ -96,7 +95,6 @@ const refreshTokenSchema = new Schema<RefreshTokenRecord>(
     user_id: { type: Number, required: true },
     resource_id: { type: Number, required: true },
     expires_at: { type: Date, required: true },
-    consumed_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
   },
   { collection: 'refresh_tokens', versionKey: false },

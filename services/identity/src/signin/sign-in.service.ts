@@ -42,7 +42,7 @@ export class SignInService {
     }
 
     // A throttled attempt is refused before any lookup or hash (docs/adr/0004).
-    await this.deps.throttle.assertAllowed(command.email);
+    const hasFailures = await this.deps.throttle.assertAllowed(command.email);
     const user = await users.findCredentialsByEmail(command.email);
     const relationship = user && resource ? await relationships.find(resource.id, user._id) : null;
     // The resource password replaces the global one where it is set (document 1, POST /authorization).
@@ -57,7 +57,7 @@ export class SignInService {
     const { valid, needsRehash } = await hasher.verify(storedHash, command.password);
     if (!valid) await this.deps.throttle.recordFailure(command.email);
     if (!valid || !user.active || (relationship && BLOCKED_STATES.has(relationship.status))) throw authorizationFail();
-    await this.deps.throttle.reset(command.email);
+    if (hasFailures) await this.deps.throttle.reset(command.email);
     if (needsRehash) await this.rehash(user, relationship, command.password);
 
     const member = isMemberRelationship(relationship);

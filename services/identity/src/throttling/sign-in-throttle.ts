@@ -58,11 +58,16 @@ export class SignInThrottle {
     this.model = db.models['SignInFailure'] ?? db.model<FailureRecord>('SignInFailure', failureSchema);
   }
 
-  /** Throws 429 too_many_attempts while the account is blocked. */
-  async assertAllowed(email: string): Promise<void> {
+  /**
+   * Throws 429 too_many_attempts while the account is blocked. True when the account has a
+   * record, which a successful sign-in then clears (most sign-ins have none: no write).
+   */
+  async assertAllowed(email: string): Promise<boolean> {
     const record = await this.model.findById(email).lean<FailureRecord>().exec();
-    if (!record || this.windowOver(record)) return;
+    if (!record) return false;
+    if (this.windowOver(record)) return true;
     if (record.failures >= this.policy.maxFailuresPerWindow || record.blocked_until.getTime() > Date.now()) throw tooManyAttempts();
+    return true;
   }
 
   async recordFailure(email: string): Promise<void> {
