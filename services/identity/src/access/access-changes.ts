@@ -19,7 +19,7 @@ export interface AccessChange {
   revokeSessions: boolean;
 }
 
-/** The outcome of a change: null when the relationship was in none of the `from` states. */
+/** What a change did (`apply` answers null when the relationship was in none of the `from` states). */
 export interface AppliedChange {
   revokedSessionIds: number[];
 }
@@ -34,8 +34,9 @@ const ANNOUNCED_REASONS: Record<RelationshipState, AccessChangeReason> = {
 
 /**
  * One relationship change as every path makes it: the guarded state move, then the member's
- * sessions in that resource revoked (their refresh records deleted), then the event. Sessions of
- * the member's other resources are never touched.
+ * sessions in that resource revoked (their refresh records deleted), then the announcement that
+ * drops the member's cached session checks in every gateway (ADR 0042), then the event. Sessions
+ * of the member's other resources are never touched.
  */
 export class AccessChanges {
   constructor(
