@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RelationshipStatus } from '@masthead/proto/identity';
 import { describe, expect, it } from 'vitest';
-import type { ApiResponse } from '@masthead/testkit';
+import { createMember, type ApiResponse } from '@masthead/testkit';
 import { accessKit, authorizationFail, tokenExpired, type Json } from './access-support.js';
 import { catalogKit } from './catalog-support.js';
 import { anyRequestId, useStack } from './support.js';
@@ -93,6 +93,21 @@ describe('member access: suspension and profile removal', () => {
       await expect(
         kit.operator().restoreMemberAccess({ resourceId: home.resourceId, userId: 0, email: 'nobody@example.test' }),
       ).rejects.toMatchObject({ status: 404, code: 'user_not_exist' });
+    });
+
+    it('answers 403 user_resource_not_exist to a member of other resources only (suspension and removal alike)', async () => {
+      const { home, elsewhere } = await kit.memberOfTwo();
+      const outsider = await createMember(s.stack, elsewhere);
+      const { token } = await kit.signedIn(elsewhere, outsider);
+      for (const [method, path] of [
+        ['POST', '/user/suspend'],
+        ['DELETE', '/user/profile'],
+      ] as const) {
+        const response = await kit.call(home, token, path, { method });
+        expect(response.status).toBe(403);
+        expect(response.body).toEqual({ error: 'user_resource_not_exist', error_description: expect.any(String), req_guid: anyRequestId });
+      }
+      await kit.expectWorking(elsewhere, token);
     });
 
     it('needs a member: a guest gets 401 auth_failed', async () => {
