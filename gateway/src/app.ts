@@ -45,8 +45,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     name: 'masthead-gateway',
   });
   resources.listen(nats, logger);
-  if (config.AUTH_CACHE_TTL_MS > 0) {
-    const authentication = new AuthenticationCache(config.AUTH_CACHE_TTL_MS);
+  const authentication = config.AUTH_CACHE_TTL_MS > 0 ? new AuthenticationCache(config.AUTH_CACHE_TTL_MS) : null;
+  if (authentication) {
     authentication.listen(nats, logger);
     clients.identity = withAuthenticationCache(clients.identity, authentication);
   }
@@ -64,7 +64,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   app.use(healthRouter(serviceAddressesOf(config)));
   app.use(cors(resources, config.CORS_ALLOWED_ORIGINS));
   app.use(bodyDecoder(config.BODY_LIMIT));
-  app.use('/api/v1', buildApiRouter(ROUTES, new SharedChecks(resources, clients.identity, { keys: serviceKeys, usage }), clients));
+  const checks = new SharedChecks(resources, clients.identity, { keys: serviceKeys, usage });
+  app.use('/api/v1', buildApiRouter(ROUTES, checks, clients, { memberMayHaveWritten: (userId) => authentication?.forgetUser(userId) }));
   app.use(routeNotFound);
   app.use(errorRenderer(logger));
 

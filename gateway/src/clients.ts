@@ -6,6 +6,7 @@ import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { MemberAccessServiceService } from '@masthead/proto/identity/access';
+import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
 import type { GatewayConfig } from './config.js';
 
@@ -19,6 +20,8 @@ export type ServiceName = 'accounts' | 'identity' | 'catalog' | 'billing' | 'com
 export interface ServiceClients {
   accounts: ServiceClient<typeof AccountsServiceService>;
   identity: ServiceClient<typeof IdentityServiceService>;
+  /** Codes sent to members and external login (identity process). */
+  recovery: ServiceClient<typeof AccountRecoveryServiceService>;
   catalog: ServiceClient<typeof CatalogServiceService>;
   billing: ServiceClient<typeof BillingServiceService>;
   community: ServiceClient<typeof CommunityServiceService>;
@@ -45,6 +48,7 @@ export function createServiceClients(config: GatewayConfig, interceptors: Interc
   return {
     accounts: createServiceClient(AccountsServiceService, addresses.accounts, options),
     identity: createServiceClient(IdentityServiceService, addresses.identity, options),
+    recovery: createServiceClient(AccountRecoveryServiceService, addresses.identity, options),
     catalog: createServiceClient(CatalogServiceService, addresses.catalog, options),
     billing: createServiceClient(BillingServiceService, addresses.billing, options),
     community: createServiceClient(CommunityServiceService, addresses.community, options),

@@ -27,12 +27,16 @@ export class AuthenticationCache {
     onEvent(nats, MEMBER_ACCESS_CHANGED, logger, (event) => {
       const { user_id: userId, session_id: sessionId } = event.payload as { user_id?: unknown; session_id?: unknown };
       if (typeof sessionId === 'number' && sessionId > 0) this.forgetSession(sessionId);
-      else if (typeof userId === 'number') this.cache.deleteWhere((answer) => answer.user?.id === userId);
+      else if (typeof userId === 'number') this.forgetUser(userId);
     });
   }
 
   authenticate(token: string, resourceId: number, load: () => Promise<AuthenticateResponse>): Promise<AuthenticateResponse> {
     return this.cache.getOrLoad(`${resourceId}:${token}`, load);
+  }
+
+  forgetUser(userId: number): void {
+    this.cache.deleteWhere((answer) => answer.user?.id === userId);
   }
 
   forgetSession(sessionId: number): void {

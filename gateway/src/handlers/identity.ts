@@ -61,7 +61,7 @@ export const validateEmail: RouteHandler = async (context, req, { identity }) =>
 };
 
 /** The session result (document 1, Resources): user projection at top level plus credentials. */
-function serializeSessionResult(result: SignInResponse): Record<string, unknown> {
+export function serializeSessionResult(result: SignInResponse): Record<string, unknown> {
   const body: Record<string, unknown> = { ...serializeUser(result.user!) };
   if (result.token) {
     // `bearer` is a fixed label; the token still travels in the `token` header.

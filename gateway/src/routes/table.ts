@@ -3,6 +3,7 @@ import * as accounts from '../handlers/accounts.js';
 import * as catalog from '../handlers/catalog.js';
 import * as external from '../handlers/external.js';
 import * as identity from '../handlers/identity.js';
+import * as recovery from '../handlers/recovery.js';
 import * as sessions from '../handlers/sessions.js';
 import * as memberships from '../handlers/memberships.js';
 import * as localization from '../handlers/localization.js';
@@ -44,7 +45,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'GET', path: '/admin/countries', service: 'accounts', access: 'admin', handler: localization.listCountries },
   { method: 'GET', path: '/admin/currency', service: 'accounts', access: 'admin', handler: localization.adminListCurrencies },
   { method: 'GET', path: '/admin/integrations/cardprovider/connect', service: 'billing', access: 'admin' },
-  { method: 'GET', path: '/auth/external/{token}', service: 'identity', access: 'guestWithResource' },
+  { method: 'GET', path: '/auth/external/{token}', service: 'identity', access: 'guestWithResource', handler: recovery.externalAuth },
   { method: 'GET', path: '/countries', service: 'accounts', access: 'guest', handler: localization.listCountries },
   { method: 'GET', path: '/currency', service: 'accounts', access: 'guest', handler: localization.listCurrencies },
   { method: 'GET', path: '/geoinfo', service: 'accounts', access: 'guest', handler: localization.getGeoInfo },
@@ -134,8 +135,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/authorization/refresh', service: 'identity', access: 'guest', handler: sessions.refresh },
   // Guest ACL so that its documented 404 user_not_exist (no resolved user) is reachable.
   { method: 'POST', path: '/cleanup-refresh', service: 'identity', access: 'guest', handler: sessions.cleanupRefresh },
-  { method: 'POST', path: '/confirm-email', service: 'identity', access: 'guestWithResource' },
-  { method: 'POST', path: '/confirm-password', service: 'identity', access: 'guestWithResource' },
+  { method: 'POST', path: '/confirm-email', service: 'identity', access: 'guestWithResource', handler: recovery.confirmEmail },
+  { method: 'POST', path: '/confirm-password', service: 'identity', access: 'guestWithResource', handler: recovery.confirmPassword },
   { method: 'POST', path: '/email-validation', service: 'identity', access: 'guestWithResource', handler: identity.validateEmail },
   { method: 'POST', path: '/idp/email-auth-link', service: 'identity', access: 'guestWithResource' },
   { method: 'POST', path: '/idp/oauth/token', service: 'identity', access: 'guestWithResource' },
@@ -154,8 +155,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/invite-validation', service: 'community', access: 'guestWithResource' },
   { method: 'POST', path: '/oauth/token', service: 'identity', access: 'guestWithResource', handler: sessions.exchangeCode },
   { method: 'POST', path: '/registration', service: 'identity', access: 'guestWithResource', handler: identity.register },
-  { method: 'POST', path: '/resend-confirmation', service: 'identity', access: 'guestWithResource' },
-  { method: 'POST', path: '/reset-password', service: 'identity', access: 'guestWithResource' },
+  { method: 'POST', path: '/resend-confirmation', service: 'identity', access: 'guestWithResource', handler: recovery.resendConfirmation },
+  { method: 'POST', path: '/reset-password', service: 'identity', access: 'guestWithResource', handler: recovery.resetPassword },
   { method: 'POST', path: '/social-authorization', service: 'identity', access: 'guestWithResource' },
   { method: 'POST', path: '/ti-event/pass/invite-activation', service: 'community', access: 'member' },
   { method: 'POST', path: '/ti-event/pass/invite-validation', service: 'community', access: 'guestWithResource' },
@@ -191,7 +192,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'PUT', path: '/sponsor/sponsored-subscriptions/slots/{slot_id}/invitation', service: 'community', access: 'member' },
   { method: 'PUT', path: '/sponsor/sponsored-subscriptions/{id}', service: 'community', access: 'member' },
   { method: 'PUT', path: '/user', service: 'identity', access: 'member' },
-  { method: 'PUT', path: '/user/email', service: 'identity', access: 'member' },
+  { method: 'PUT', path: '/user/email', service: 'identity', access: 'member', handler: recovery.changeEmail },
   { method: 'PUT', path: '/user/extra/data', service: 'identity', access: 'member' },
   { method: 'PUT', path: '/user/extra/data/custom-fields', service: 'identity', access: 'member' },
   { method: 'PUT', path: '/user/pass/{id}/assign', service: 'community', access: 'member' },

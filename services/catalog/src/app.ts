@@ -1,4 +1,5 @@
 import { createServiceClient } from '@masthead/core/grpc';
+import { PartitionedReadCache } from '@masthead/core/cache';
 import { onEvent } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
 import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
@@ -19,7 +20,6 @@ import { MembershipCreator } from './memberships/membership.creator.js';
 import { MembershipReader } from './memberships/membership.reader.js';
 import { MembershipRepository } from './memberships/membership.repository.js';
 import { MembershipService } from './memberships/membership.service.js';
-import { PlanReadCache } from './plans/plan-read-cache.js';
 import { PlanRepository } from './plans/plan.repository.js';
 import { PlanService } from './plans/plan.service.js';
 import { ExternalSourceLookup } from './pricings/external-source.lookup.js';
@@ -30,6 +30,9 @@ export type { CatalogConfig } from './config.js';
 
 // A replica that missed a `catalog_updated` event serves a changed plan at most this long (ADR 0041).
 const PLAN_CACHE_TTL_MS = 30_000;
+const MEMBERSHIP_CACHE_TTL_MS = 30_000;
+/** Every membership write publishes one of these, with the user in its payload. */
+const MEMBERSHIP_EVENTS = ['membership_created', 'membership_renewal_changed', 'membership_detached'];
 export { catalogEnv, loadCatalogConfig } from './config.js';
 
 /** Composition root: config → connections → repositories → domain → gRPC handlers. */
@@ -50,14 +53,26 @@ export async function startCatalogService(config: CatalogConfig, logger?: Logger
 
   // Public plan reads are cached per resource; a write drops them here at once and, through the
   // event, in every other replica.
-  const planCache = new PlanReadCache(PLAN_CACHE_TTL_MS);
+  const planCache = new PartitionedReadCache(PLAN_CACHE_TTL_MS);
+  // A member's memberships (GET /user, sign-in) are cached per user (ADR 0043); their views
+  // carry pricing and plan fields, so a catalog write drops them all.
+  const membershipCache = new PartitionedReadCache(MEMBERSHIP_CACHE_TTL_MS, 50_000, 8);
   onEvent(runtime.nats, 'catalog_updated', runtime.logger, (event) => {
     if (typeof event.resource_id === 'number') planCache.invalidate(event.resource_id);
+    membershipCache.clear();
   });
+  for (const name of MEMBERSHIP_EVENTS) {
+    onEvent(runtime.nats, name, runtime.logger, (event) => {
+      const userId = (event.payload as { user_id?: unknown }).user_id;
+      if (typeof userId === 'number') membershipCache.invalidate(userId);
+    });
+  }
   const changed = async (resourceId: number): Promise<void> => {
     planCache.invalidate(resourceId);
+    membershipCache.clear();
     await runtime.events.publish({ name: 'catalog_updated', resourceId, payload: {} });
   };
+  const membershipsChanged = (userId: number) => membershipCache.invalidate(userId);
   const plans = new PlanService({ plans: planRows, pricings: pricingRows, cache: planCache, changed });
   const pricings = new PricingService({ plans: planRows, pricings: pricingRows, changed });
   const reader = new MembershipReader({ memberships: membershipRows, history, pricings: pricingRows, plans: planRows });
@@ -65,8 +80,16 @@ export async function startCatalogService(config: CatalogConfig, logger?: Logger
     pricings: pricingRows,
     memberships: membershipRows,
     reader,
-    creator: new MembershipCreator({ memberships: membershipRows, history, claims, events: runtime.events }),
-    changer: new MembershipChanger({ memberships: membershipRows, history, claims, detachments, events: runtime.events }),
+    creator: new MembershipCreator({ memberships: membershipRows, history, claims, events: runtime.events, changed: membershipsChanged }),
+    changer: new MembershipChanger({
+      memberships: membershipRows,
+      history,
+      claims,
+      detachments,
+      events: runtime.events,
+      changed: membershipsChanged,
+    }),
+    cache: membershipCache,
     history,
   });
   const implementation = catalogHandlers({

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '@masthead/core/events';
+import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newResourceId, planFixture, pricingFixture } from './support/fixtures.js';
 import { startCatalogHarness, type CatalogHarness } from './support/harness.js';
@@ -288,5 +289,68 @@ describe('ListMemberships', () => {
       items: [],
       history: [],
     });
+  });
+});
+
+describe('cached membership lists (ADR 0043)', () => {
+  const list = (resourceId: number, userId: number) =>
+    harness.client.listMemberships({ resourceId, userId, includeHistory: true, admin: false });
+
+  it('show every write of this replica at once: attach, renewal change, detach', async () => {
+    const { resourceId, pricing } = await catalogWith('1 month');
+    const userId = newUserId();
+    expect((await list(resourceId, userId)).items).toEqual([]);
+
+    expect(await attach(resourceId, userId, pricing.id)).toBe(true);
+    const attached = await list(resourceId, userId);
+    expect(attached.items.map((item) => [item.pricing?.id, item.autorenew])).toEqual([[pricing.id, false]]);
+    const membershipId = attached.items[0]!.id;
+
+    await harness.client.setMembershipRenewal({ resourceId, userId, membershipId, autorenew: true, admin: false });
+    const renewed = await list(resourceId, userId);
+    expect(renewed.items.map((item) => item.autorenew)).toEqual([true]);
+    expect(renewed.history.map((change) => change.action)).toEqual(['renewal_changed', 'created']);
+
+    await harness.client.detachMembership({ resourceId, userId, membershipId, admin: false });
+    expect((await list(resourceId, userId)).items).toEqual([]);
+  });
+
+  it('drop a user’s lists when another replica announces a membership change', async () => {
+    const { resourceId, plan, pricing } = await catalogWith('1 month');
+    const userId = newUserId();
+    expect((await list(resourceId, userId)).items).toEqual([]);
+    // Another replica's write: this replica only learns of it through the event.
+    const now = new Date();
+    await harness.db.collection('memberships').insertOne({
+      _id: 8_000_000 + userId,
+      user_id: userId,
+      resource_id: resourceId,
+      plan_id: plan.id,
+      pricing_id: pricing.id,
+      active: true,
+      autorenew: false,
+      is_team_subscription: false,
+      start_date: now,
+      end_date: null,
+      created_at: now,
+      updated_at: now,
+    } as never);
+    expect((await list(resourceId, userId)).items).toEqual([]);
+
+    const nats = await connect({ servers: harness.infra.natsUrl });
+    const event = {
+      id: `test-membership-${userId}`,
+      name: 'membership_created',
+      source: 'catalog',
+      occurred_at: now.toISOString(),
+      resource_id: resourceId,
+      payload: { membership_id: 8_000_000 + userId, user_id: userId, pricing_id: pricing.id, plan_id: plan.id, source: 'grant' },
+    };
+    nats.publish('masthead.events.membership_created', JSON.stringify(event));
+    await nats.flush();
+    await nats.close();
+    await expect
+      .poll(async () => (await list(resourceId, userId)).items.map((item) => item.id), { timeout: 5000 })
+      .toEqual([8_000_000 + userId]);
   });
 });

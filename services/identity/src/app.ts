@@ -16,6 +16,7 @@ import { memberAccessHandlers } from './grpc/access.handlers.js';
 import { identityHandlers } from './grpc/handlers.js';
 import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
+import { createRecovery } from './recovery/recovery.module.js';
 import { RelationshipRepository } from './relationships/relationship.repository.js';
 import { ResourceDirectory } from './resources/resource-directory.js';
 import { AccessAnnouncer } from './sessions/access-announcer.js';
@@ -91,6 +92,20 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const signIn = new SignInService({ users, relationships, hasher, resources, starter, throttle, lockPolicy, logger: runtime.logger });
 
   const exchange = new CredentialExchange(sessionRepository, sessions);
+  const recovery = await createRecovery({
+    runtime,
+    config,
+    users,
+    relationships,
+    sessions,
+    sessionRepository,
+    hasher,
+    resources,
+    starter,
+    throttle,
+    limiter,
+    profiles,
+  });
   const implementation = identityHandlers({
     emailAvailability: new EmailAvailabilityService({
       limiter,
@@ -105,6 +120,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
       relationships,
       hasher,
       starter,
+      mailer: recovery.mailer,
     }),
     resources,
     exchange,
@@ -128,9 +144,11 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
         definition: MemberAccessServiceService,
         implementation: memberAccessHandlers(new MemberAccessService({ relationships, users, changes: accessChanges })),
       },
+      recovery.service,
     ],
     async () => {
       clearInterval(sweep);
+      await recovery.drain();
       for (const client of [accounts, catalog, community]) client.close();
     },
   );

@@ -1,5 +1,6 @@
 import { loadConfig, serviceAddresses, serviceEnv } from '@masthead/core/config';
 import { z } from 'zod';
+import { recoveryEnv } from './recovery/recovery.config.js';
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -24,6 +25,7 @@ export const identityEnv = {
   /** Email availability checks per client address per hour. */
   EMAIL_VALIDATION_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(60),
   RESOURCE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  ...recoveryEnv,
 };
 
 export type IdentityConfig = ReturnType<typeof loadIdentityConfig>;

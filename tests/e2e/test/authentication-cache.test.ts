@@ -36,6 +36,16 @@ describe('session-check cache', () => {
     expect(calls).toEqual(['/masthead.identity.v1.IdentityService/GetProfile']);
   });
 
+  it('checks a member afresh after any request of it that may have written', async () => {
+    const tenant = await createTenant(s.stack);
+    const { token } = await signedIn(tenant, await createMember(s.stack, tenant));
+    expect((await readUser(tenant, token)).status).toBe(200);
+    expect((await s.api('/cleanup-refresh', { method: 'POST', headers: { resource: tenant.publicKey, token } })).status).toBe(200);
+    calls.length = 0;
+    expect((await readUser(tenant, token)).status).toBe(200);
+    expect(calls).toEqual(['/masthead.identity.v1.IdentityService/Authenticate', '/masthead.identity.v1.IdentityService/GetProfile']);
+  });
+
   it('refuses a token at once after its logout through the gateway', async () => {
     const tenant = await createTenant(s.stack);
     const { token } = await signedIn(tenant, await createMember(s.stack, tenant));

@@ -31,6 +31,9 @@ Commands:
   restore-member-access --resource-id N (--user-id N | --email E)
                                         lifts a lock (lock policy) or a suspension of the member
                                         in that resource; other resources are untouched
+  issue-login-token --resource-id N --email E [--ttl-seconds S]
+                                        a single-use login token for a member (GET /auth/external/{token});
+                                        shown once, stored only as a hash, valid EXTERNAL_LOGIN_TTL_SECONDS at most
 `;
 
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -173,6 +176,16 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
       status: 'active',
     };
   },
+  'issue-login-token': async (clients, values) => {
+    const ttl = optional(values, 'ttl-seconds');
+    const issued = await clients.recovery.issueExternalLoginToken({
+      resourceId: integer(values, 'resource-id'),
+      email: text(values, 'email'),
+      ttlSeconds: ttl === undefined ? 0 : integer(values, 'ttl-seconds'),
+    });
+    process.stderr.write('The token is shown once and works once; hand it to the member at once.\n');
+    return { user_id: issued.userId, token: issued.token, path: `/auth/external/${issued.token}`, expires: issued.expires };
+  },
 };
 
 const STRING_OPTIONS = [
@@ -195,6 +208,7 @@ const STRING_OPTIONS = [
   'users-limit',
   'id',
   'user-id',
+  'ttl-seconds',
 ];
 const MULTIPLE_OPTIONS = ['grant'];
 const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams'];

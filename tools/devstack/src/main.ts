@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { banner } from './banner.js';
 import { loadConfig } from './config.js';
 import { clearLogs, tailLogs } from './logs.js';
+import { startMailSink, type MailSink } from './mail-sink.js';
 import { runAdmin, StackStartError, startStack } from './stack.js';
 import { Supervisor } from './supervisor.js';
 
@@ -26,11 +27,14 @@ const supervisor = new Supervisor({
   },
 });
 
+let mailSink: MailSink | undefined;
+
 /** Stops everything (by PID, in tier order) and exits; only the first call counts. */
 function shutdown(code: number): void {
   if (supervisor.isStopping) return;
   const started = performance.now();
   log('stopping');
+  void mailSink?.close().catch(() => undefined);
   void supervisor.stop().then(() => {
     log(`stopped in ${since(started)}`);
     process.exit(code);
@@ -54,6 +58,8 @@ async function main(): Promise<void> {
   await clearLogs(config.logDir);
   const stack = await startStack(supervisor, config, {}, log);
   if (!stack) return;
+  // Codes mailed to members land in .data/mail/ (README, "Mail in development").
+  mailSink = await startMailSink(stack.infra.nats.url, join(config.dataDir, 'mail'), log);
 
   // Runs on every start, so `load-fixture` treats an already loaded fixture as success.
   const fixture = await runAdmin(supervisor, config, stack.topology.sharedEnv, ['load-fixture', join('fixtures', 'demo.json')]);

@@ -1,1 +1,2 @@
 export * from './ttl-cache.js';
+export * from './partitioned-read-cache.js';

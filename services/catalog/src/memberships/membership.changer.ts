@@ -13,6 +13,8 @@ interface MembershipChangerDeps {
   claims: MembershipClaimRepository;
   detachments: MembershipDetachmentRepository;
   events: EventPublisher;
+  /** Drops the user's cached membership reads in this process, before anyone is answered. */
+  changed(userId: number): void;
 }
 
 /** Who asks: a member acting on its own membership in the resource it signed in to. */
@@ -84,6 +86,7 @@ export class MembershipChanger {
       pricing_id: membership.pricing_id,
       action,
     });
+    this.deps.changed(membership.user_id);
     await this.deps.events.publish({
       name: event,
       resourceId: membership.resource_id,

@@ -18,6 +18,8 @@ interface MembershipCreatorDeps {
   history: MembershipHistoryRepository;
   claims: MembershipClaimRepository;
   events: EventPublisher;
+  /** Drops the user's cached membership reads in this process, before anyone is answered. */
+  changed(userId: number): void;
 }
 
 export interface MembershipRequest {
@@ -79,6 +81,7 @@ export class MembershipCreator {
       pricing_id: pricing._id,
       action: 'created',
     });
+    this.deps.changed(userId);
     await this.deps.events.publish({
       name: 'membership_created',
       resourceId,

@@ -1,3 +1,4 @@
+import type { PartitionedReadCache } from '@masthead/core/cache';
 import { httpError } from '@masthead/core/errors';
 import { toPaginator, type PageRequest, type Paginator } from '@masthead/core/pagination';
 import { endOfPeriod } from '../pricings/period.js';
@@ -19,6 +20,8 @@ interface MembershipServiceDeps {
   creator: MembershipCreator;
   changer: MembershipChanger;
   history: MembershipHistoryRepository;
+  /** The users' membership lists, per user (dropped by every membership write, ADR 0043). */
+  cache: PartitionedReadCache;
 }
 
 export interface MembershipHistoryPage {
@@ -33,7 +36,7 @@ export class MembershipService {
   constructor(private readonly deps: MembershipServiceDeps) {}
 
   list(resourceId: number, userId: number, includeHistory: boolean): Promise<MembershipListView> {
-    return this.deps.reader.list(resourceId, userId, includeHistory);
+    return this.deps.cache.read(userId, `${resourceId}:${includeHistory}`, () => this.deps.reader.list(resourceId, userId, includeHistory));
   }
 
   /** GET /user/plans/history: the user's membership changes in the resource, newest first. */

@@ -5,14 +5,14 @@ import { isDuplicateKey } from '../support/duplicate-key.js';
 import type { UpsertPlanCommand } from './plan.command.js';
 import { invalidParentPlan, planNotFound } from './plan.errors.js';
 import type { PlanChanges, PlanRepository } from './plan.repository.js';
-import type { PlanReadCache } from './plan-read-cache.js';
+import type { PartitionedReadCache } from '@masthead/core/cache';
 import type { PlanRecord } from './plan.schema.js';
 
 interface PlanServiceDeps {
   plans: PlanRepository;
   pricings: PricingRepository;
   /** Public reads, kept per resource (ADR 0041). */
-  cache: PlanReadCache;
+  cache: PartitionedReadCache;
   /** Every write of a plan or pricing reports its resource here: drops cached reads everywhere. */
   changed(resourceId: number): Promise<void>;
 }

@@ -101,4 +101,10 @@ export class SessionRepository {
   async deleteRefreshTokensOfUser(userId: number): Promise<void> {
     await this.models.refreshTokens.deleteMany({ user_id: userId }).exec();
   }
+
+  /** Revokes every live session of a user (all resources) and removes all their refresh records. */
+  async revokeAllOfUser(userId: number): Promise<void> {
+    await this.models.sessions.updateMany({ user_id: userId, revoked_at: null }, { $set: { revoked_at: new Date() } }).exec();
+    await this.deleteRefreshTokensOfUser(userId);
+  }
 }

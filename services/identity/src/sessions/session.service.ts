@@ -102,6 +102,11 @@ export class SessionService {
     return this.repository.deleteRefreshTokensOfUser(userId);
   }
 
+  /** After a password reset: every session of the user ends and no refresh record survives. */
+  revokeAllOfUser(userId: number): Promise<void> {
+    return this.repository.revokeAllOfUser(userId);
+  }
+
   /** Resolves a presented token; never throws for a bad token, the caller decides. */
   async resolve(token: string): Promise<{ state: SessionState; session: SessionRecord | null }> {
     if (!token || token.length > 512) return { state: 'unknown', session: null };

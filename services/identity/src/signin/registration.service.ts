@@ -1,6 +1,7 @@
 import { fieldError, httpError } from '@masthead/core/errors';
 import type { Resource } from '@masthead/proto/accounts';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
+import type { CodeMailer } from '../recovery/code-mailer.js';
 import type { AddressLimiter } from '../throttling/address-limiter.js';
 import { assertAcceptablePassword } from '../passwords/password-policy.js';
 import { isMemberRelationship } from '../relationships/relationship-status.js';
@@ -25,6 +26,8 @@ interface RegistrationDeps {
   relationships: RelationshipRepository;
   hasher: PasswordHasher;
   starter: SessionStarter;
+  /** Mails the first email confirmation code of a new account (docs/adr/0055). */
+  mailer?: CodeMailer;
 }
 
 const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
@@ -63,6 +66,7 @@ export class RegistrationService {
     // The relationship's natural key decides a race between registrations of one email.
     if (!(await this.deps.starter.join(resource, user._id, context.requestId, 'registration'))) throw userExists();
     const started = await this.deps.starter.start(user._id, resource, TOKEN_DELIVERY, context, existing ? 'user_login' : 'user_signup');
+    if (!existing) await this.deps.mailer?.send('email_confirmation', { userId: user._id, resourceId: resource.id, email: user.email });
     return { user, ...started };
   }
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { PlanReadCache } from '../src/plans/plan-read-cache.js';
+import { PartitionedReadCache } from '../src/cache/index.js';
 
 const deferred = <T>() => {
   let resolve!: (value: T) => void;
@@ -8,11 +8,11 @@ const deferred = <T>() => {
   return { promise, resolve };
 };
 
-describe('PlanReadCache', () => {
+describe('PartitionedReadCache', () => {
   afterEach(() => vi.useRealTimers());
 
   it('loads a key once per resource, concurrent readers included', async () => {
-    const cache = new PlanReadCache(1000);
+    const cache = new PartitionedReadCache(1000);
     const load = vi.fn(async () => ({ title: 'Gold' }));
     const [a, b] = await Promise.all([cache.read(1, 'list', load), cache.read(1, 'list', load)]);
     expect(await cache.read(1, 'list', load)).toBe(a);
@@ -25,7 +25,7 @@ describe('PlanReadCache', () => {
   });
 
   it('drops every read of a resource on invalidate, and only of that resource', async () => {
-    const cache = new PlanReadCache(1000);
+    const cache = new PartitionedReadCache(1000);
     let version = 0;
     const load = vi.fn(async () => ++version);
     expect(await cache.read(1, 'list', load)).toBe(1);
@@ -35,8 +35,19 @@ describe('PlanReadCache', () => {
     expect(await cache.read(2, 'list', load)).toBe(2);
   });
 
+  it('drops every partition on clear', async () => {
+    const cache = new PartitionedReadCache(1000);
+    let version = 0;
+    const load = vi.fn(async () => ++version);
+    await cache.read(1, 'list', load);
+    await cache.read(2, 'list', load);
+    cache.clear();
+    expect(await cache.read(1, 'list', load)).toBe(3);
+    expect(await cache.read(2, 'list', load)).toBe(4);
+  });
+
   it('never serves a read that started before an invalidation', async () => {
-    const cache = new PlanReadCache(1000);
+    const cache = new PartitionedReadCache(1000);
     const slow = deferred<string>();
     const stale = cache.read(1, 'list', () => slow.promise);
     cache.invalidate(1); // a write lands while the read is in flight
@@ -48,14 +59,14 @@ describe('PlanReadCache', () => {
   });
 
   it('keeps no failed load', async () => {
-    const cache = new PlanReadCache(1000);
+    const cache = new PartitionedReadCache(1000);
     await expect(cache.read(1, 'plan:9', async () => Promise.reject(new Error('plan_not_found')))).rejects.toThrow('plan_not_found');
     expect(await cache.read(1, 'plan:9', async () => 'created since')).toBe('created since');
   });
 
   it('expires a resource after the TTL', async () => {
     vi.useFakeTimers();
-    const cache = new PlanReadCache(1000);
+    const cache = new PartitionedReadCache(1000);
     let version = 0;
     const load = async () => ++version;
     expect(await cache.read(1, 'list', load)).toBe(1);
@@ -66,7 +77,7 @@ describe('PlanReadCache', () => {
   });
 
   it('bounds memory: oldest resource out, and reads beyond the per-resource limit are not kept', async () => {
-    const cache = new PlanReadCache(1000, 2, 1);
+    const cache = new PartitionedReadCache(1000, 2, 1);
     let version = 0;
     const load = async () => ++version;
     expect(await cache.read(1, 'a', load)).toBe(1);

@@ -1,0 +1,86 @@
+import type { ClientInfo } from '@masthead/proto/identity/recovery';
+import type { RequestContext } from '../auth/context.js';
+import { bodyFields, stringField } from '../http/body.js';
+import { serializeSessionResult } from './identity.js';
+import type { RouteHandler } from './types.js';
+
+/**
+ * Codes sent to members and external login (document 1, section B; designs in docs/adr/0055
+ * to 0058). Bodies are JSON or form (form wins), like POST /authorization; a field of the wrong
+ * type counts as missing and yields the operation's 409.
+ */
+
+const clientOf = (context: RequestContext): ClientInfo => ({
+  ip: context.ip,
+  userAgent: context.userAgent,
+  guestSession: context.headers.session,
+  sourceType: context.headers.sourceType,
+});
+
+const ACKNOWLEDGED = { body: { result: true } };
+
+/** A request for a mailed code: `{result: true}` for any valid email, known or not (ADR 0055). */
+const codeRequest =
+  (call: 'resendConfirmation' | 'requestPasswordReset'): RouteHandler =>
+  async (context, req, { recovery }) => {
+    const email = stringField(bodyFields(req), 'email');
+    await recovery[call]({ resourceId: context.resource!.id, email, client: clientOf(context) }, { requestId: context.requestId });
+    return ACKNOWLEDGED;
+  };
+
+/** POST /resend-confirmation: another confirmation code for an unconfirmed member. */
+export const resendConfirmation = codeRequest('resendConfirmation');
+
+/** POST /reset-password: a reset code for an active account. */
+export const resetPassword = codeRequest('requestPasswordReset');
+
+/** POST /confirm-email: confirms a confirmation or email-change code; names the confirmed address. */
+export const confirmEmail: RouteHandler = async (context, req, { recovery }) => {
+  const code = stringField(bodyFields(req), 'code');
+  const confirmed = await recovery.confirmEmail(
+    { resourceId: context.resource!.id, code, client: clientOf(context) },
+    { requestId: context.requestId },
+  );
+  return { body: { result: true, email: confirmed.email } };
+};
+
+/** POST /confirm-password: a reset code and a new password; the session result, as sign-in. */
+export const confirmPassword: RouteHandler = async (context, req, { recovery }) => {
+  const fields = bodyFields(req);
+  const result = await recovery.confirmPasswordReset(
+    {
+      resourceId: context.resource!.id,
+      code: stringField(fields, 'code'),
+      password: stringField(fields, 'password'),
+      client: clientOf(context),
+    },
+    { requestId: context.requestId },
+  );
+  return { body: serializeSessionResult(result) };
+};
+
+/** PUT /user/email: mails a code to the new address; the change waits for POST /confirm-email. */
+export const changeEmail: RouteHandler = async (context, req, { recovery }) => {
+  const fields = bodyFields(req);
+  await recovery.requestEmailChange(
+    {
+      resourceId: context.resource!.id,
+      userId: context.caller.user!.id,
+      email: stringField(fields, 'email'),
+      password: stringField(fields, 'password'),
+      client: clientOf(context),
+    },
+    { requestId: context.requestId },
+  );
+  return ACKNOWLEDGED;
+};
+
+/** GET /auth/external/{token}: consumes a one-time login token; the session result, as sign-in. */
+export const externalAuth: RouteHandler = async (context, req, { recovery }) => {
+  const token = req.params['token'];
+  const result = await recovery.signInWithExternalToken(
+    { resourceId: context.resource!.id, token: typeof token === 'string' ? token : '', client: clientOf(context) },
+    { requestId: context.requestId },
+  );
+  return { body: serializeSessionResult(result) };
+};

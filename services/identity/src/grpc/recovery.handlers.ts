@@ -1,0 +1,63 @@
+import type { AsyncImplementation } from '@masthead/core/grpc';
+import type { AccountRecoveryServiceService, ClientInfo } from '@masthead/proto/identity/recovery';
+import type { CodeRequestService } from '../recovery/code-requests.service.js';
+import type { EmailChangeService } from '../recovery/email-change.service.js';
+import type { EmailConfirmationService } from '../recovery/email-confirmation.service.js';
+import type { ExternalLoginService } from '../recovery/external-login.service.js';
+import type { PasswordResetService } from '../recovery/password-reset.service.js';
+import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { SessionContext } from '../signin/session-starter.js';
+
+interface RecoveryHandlerDeps {
+  resources: ResourceDirectory;
+  codeRequests: CodeRequestService;
+  emailConfirmation: EmailConfirmationService;
+  passwordReset: PasswordResetService;
+  emailChange: EmailChangeService;
+  externalLogin: ExternalLoginService;
+}
+
+const orNull = (value: string | undefined) => value || null;
+
+/** Request metadata a session records, from the caller's client info. */
+const contextOf = (client: ClientInfo | undefined, requestId: string): SessionContext => ({
+  requestId,
+  guestSession: orNull(client?.guestSession),
+  sourceType: orNull(client?.sourceType),
+  ip: orNull(client?.ip),
+  userAgent: orNull(client?.userAgent),
+});
+
+/** gRPC face of AccountRecoveryService (proto/defs/masthead/identity/v1/recovery.proto). */
+export function recoveryHandlers(deps: RecoveryHandlerDeps): AsyncImplementation<typeof AccountRecoveryServiceService> {
+  const { resources, codeRequests, emailConfirmation, passwordReset, emailChange, externalLogin } = deps;
+  return {
+    resendConfirmation: async ({ resourceId, email, client }) => {
+      await codeRequests.resendConfirmation({ resourceId, email, ip: client?.ip ?? '' });
+      return {};
+    },
+
+    requestPasswordReset: async ({ resourceId, email, client }) => {
+      await codeRequests.requestPasswordReset({ resourceId, email, ip: client?.ip ?? '' });
+      return {};
+    },
+
+    confirmEmail: async ({ resourceId, code, client }) => ({ email: await emailConfirmation.confirm(resourceId, code, client?.ip ?? '') }),
+
+    confirmPasswordReset: async ({ resourceId, code, password, client }, { requestId }) =>
+      passwordReset.confirm(await resources.get(resourceId, requestId), code, password, contextOf(client, requestId)),
+
+    requestEmailChange: async ({ resourceId, userId, email, password, client }) => {
+      await emailChange.request({ resourceId, userId, email, password, ip: client?.ip ?? '' });
+      return {};
+    },
+
+    issueExternalLoginToken: async ({ resourceId, email, ttlSeconds }) => {
+      const issued = await externalLogin.issue(resourceId, email, ttlSeconds);
+      return { token: issued.code, userId: issued.userId, expires: Math.floor(issued.expiresAt.getTime() / 1000) };
+    },
+
+    signInWithExternalToken: async ({ resourceId, token, client }, { requestId }) =>
+      externalLogin.signIn(await resources.get(resourceId, requestId), token, contextOf(client, requestId)),
+  };
+}

@@ -1,0 +1,38 @@
+import type { EventPublisher } from '@masthead/core/events';
+import type { CodeTarget, MemberCodes } from './member-codes.js';
+import type { CodePurpose } from './member-code.schema.js';
+
+/** The purposes whose codes travel by mail (an external login token goes to an operator). */
+export type MailedPurpose = Exclude<CodePurpose, 'external_login'>;
+
+/**
+ * Event names a mail sender subscribes to (docs/adr/0056), one per mail it writes. Subjects
+ * are `masthead.events.<name>`.
+ */
+export const MAIL_EVENTS: Readonly<Record<MailedPurpose, string>> = {
+  email_confirmation: 'email_confirmation_requested',
+  password_reset: 'password_reset_requested',
+  email_change: 'email_change_requested',
+};
+
+/**
+ * Issues a code and hands it to the mail sender as an event (through the outbox, so it is not
+ * lost when NATS is down). The payload carries the code — the point of the mail — and nothing
+ * else secret.
+ */
+export class CodeMailer {
+  constructor(
+    private readonly codes: MemberCodes,
+    private readonly events: EventPublisher,
+    private readonly ttlSeconds: Readonly<Record<MailedPurpose, number>>,
+  ) {}
+
+  async send(purpose: MailedPurpose, target: CodeTarget): Promise<void> {
+    const { code, expiresAt } = await this.codes.issue(purpose, target, this.ttlSeconds[purpose]);
+    await this.events.publish({
+      name: MAIL_EVENTS[purpose],
+      resourceId: target.resourceId,
+      payload: { user_id: target.userId, email: target.email, code, expires_at: expiresAt.toISOString() },
+    });
+  }
+}

@@ -1,0 +1,43 @@
+import type { Resource } from '@masthead/proto/accounts';
+import type { SignInResponse } from '@masthead/proto/identity';
+import type { RelationshipRepository } from '../relationships/relationship.repository.js';
+import type { RelationshipRecord } from '../relationships/relationship.schema.js';
+import { toSessionResult } from '../signin/session-result.js';
+import type { SessionContext, SessionStarter } from '../signin/session-starter.js';
+import { authorizationFail } from '../signin/sign-in.command.js';
+import type { ProfileService } from '../users/profile.service.js';
+import type { UserRecord } from '../users/user.schema.js';
+
+/** As at sign-in (POST /authorization): these relationships may not start a session. */
+const BLOCKED_STATES = new Set(['locked', 'suspended']);
+const TOKEN_DELIVERY = { responseType: 'token', redirectUri: null } as const;
+
+interface RecoveredSessionDeps {
+  relationships: RelationshipRepository;
+  starter: SessionStarter;
+  profiles: ProfileService;
+}
+
+/** Signs a member in after a reset code or an external login token, with sign-in's rules. */
+export class RecoveredSession {
+  constructor(private readonly deps: RecoveredSessionDeps) {}
+
+  /** Throws 401 authorization_fail, like sign-in, for an inactive account or a blocked relationship. */
+  async assertMaySignIn(user: UserRecord, resourceId: number): Promise<RelationshipRecord | null> {
+    const relationship = await this.deps.relationships.find(resourceId, user._id);
+    if (!user.active || (relationship && BLOCKED_STATES.has(relationship.status))) throw authorizationFail();
+    return relationship;
+  }
+
+  /** Joins the resource where needed (default membership) and returns the session result. */
+  async start(
+    user: UserRecord,
+    resource: Resource,
+    relationship: RelationshipRecord | null,
+    context: SessionContext,
+  ): Promise<SignInResponse> {
+    if (!relationship) await this.deps.starter.join(resource, user._id, context.requestId);
+    const started = await this.deps.starter.start(user._id, resource, TOKEN_DELIVERY, context, 'user_login');
+    return toSessionResult({ user, ...started }, this.deps.profiles, context.requestId);
+  }
+}
