@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { createServiceClient } from '@masthead/core/grpc';
 import { RelationshipStatus } from '@masthead/proto/identity';
+import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
 import { describe, expect, it } from 'vitest';
 import { createMember, type ApiResponse } from '@masthead/testkit';
 import { accessKit, authorizationFail, tokenExpired, type Json } from './access-support.js';
@@ -167,6 +169,21 @@ describe('member access: suspension and profile removal', () => {
       expect(registered.status).toBe(201);
       expect(registered.body['id']).toBe(member.id);
       await kit.expectWorking(home, registered.body['token'] as string);
+    });
+
+    it('lets the member rejoin through an operator-issued external login token', async () => {
+      const { home, member, here } = await kit.signedInAtBoth();
+      await kit.call(home, here.token, '/user/profile', { method: 'DELETE' });
+      const recovery = createServiceClient(AccountRecoveryServiceService, s.stack.env['IDENTITY_ADDR']!, { defaultDeadlineMs: 10_000 });
+      try {
+        const issued = await recovery.issueExternalLoginToken({ resourceId: home.resourceId, email: member.email, ttlSeconds: 0 });
+        const login = await s.api(`/auth/external/${issued.token}`, { headers: { resource: home.publicKey } });
+        expect(login.status).toBe(200);
+        await kit.expectWorking(home, login.body['token'] as string);
+        expect(await kit.relationshipOf(home, member.id)).toMatchObject({ status: 'active' });
+      } finally {
+        recovery.close();
+      }
     });
 
     it('cannot be restored by the operator: the member rejoins instead', async () => {
