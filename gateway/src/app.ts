@@ -15,6 +15,7 @@ import { bodyDecoder } from './http/body.js';
 import { cors } from './http/cors.js';
 import { errorRenderer, routeNotFound } from './http/envelope.js';
 import { healthRouter } from './http/health.js';
+import { multipartDecoder } from './http/multipart.js';
 import { requestId } from './http/request-id.js';
 import { buildApiRouter } from './routes/router.js';
 import { ROUTES } from './routes/table.js';
@@ -64,6 +65,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   app.use(healthRouter(serviceAddressesOf(config)));
   app.use(cors(resources, config.CORS_ALLOWED_ORIGINS));
   app.use(bodyDecoder(config.BODY_LIMIT));
+  app.use(multipartDecoder(config.PHOTO_MAX_BYTES));
   const checks = new SharedChecks(resources, clients.identity, { keys: serviceKeys, usage });
   app.use('/api/v1', buildApiRouter(ROUTES, checks, clients, { memberMayHaveWritten: (userId) => authentication?.forgetUser(userId) }));
   app.use(routeNotFound);

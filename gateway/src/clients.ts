@@ -6,6 +6,7 @@ import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { MemberAccessServiceService } from '@masthead/proto/identity/access';
+import { ProfileServiceService } from '@masthead/proto/identity/profile';
 import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
 import type { GatewayConfig } from './config.js';
@@ -28,6 +29,8 @@ export interface ServiceClients {
   integrations: ServiceClient<typeof IntegrationsServiceService>;
   /** Identity: suspension, profile removal (docs/adr/0071). */
   memberAccess: ServiceClient<typeof MemberAccessServiceService>;
+  /** Identity's member profile writes (served by the identity process). */
+  profile: ServiceClient<typeof ProfileServiceService>;
 }
 
 export function serviceAddressesOf(config: GatewayConfig): Record<ServiceName, string> {
@@ -54,5 +57,6 @@ export function createServiceClients(config: GatewayConfig, interceptors: Interc
     community: createServiceClient(CommunityServiceService, addresses.community, options),
     integrations: createServiceClient(IntegrationsServiceService, addresses.integrations, options),
     memberAccess: createServiceClient(MemberAccessServiceService, addresses.identity, options),
+    profile: createServiceClient(ProfileServiceService, addresses.identity, options),
   };
 }

@@ -38,6 +38,16 @@ export const gatewayEnv = {
     .string()
     .regex(/^\d+(b|kb|mb)$/i, 'like 1mb or 512kb')
     .default('1mb'),
+  /**
+   * Largest photo upload (POST /user/photo), in bytes: 5 MiB by default; at most 12 MiB, which
+   * keeps the identity call under its 16 MiB gRPC message limit (ADR 0063).
+   */
+  PHOTO_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(12 * 1024 * 1024)
+    .default(5 * 1024 * 1024),
 };
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

@@ -7,6 +7,7 @@ import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPol
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
+import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
 import type { Manifest } from './yaml-files.js';
@@ -21,6 +22,7 @@ const MODELS: Record<string, (data: Manifest) => Validatable> = {
   'v1/ConfigMap': (data) => new ConfigMap(data as never),
   'v1/Secret': (data) => new Secret(data as never),
   'v1/Service': (data) => new Service(data as never),
+  'v1/PersistentVolumeClaim': (data) => new PersistentVolumeClaim(data as never),
   'apps/v1/Deployment': (data) => new Deployment(data as never),
   'apps/v1/StatefulSet': (data) => new StatefulSet(data as never),
   'batch/v1/Job': (data) => new Job(data as never),

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import qs from 'qs';
 import { httpError } from '@masthead/core/errors';
+import { isMultipart } from './multipart.js';
 
 /** What the body decoder found; operations read it through `bodyFields`. */
 export interface DecodedBody {
@@ -59,6 +60,8 @@ export function bodyDecoder(limit: string) {
     req.decoded = EMPTY;
     // A GET is read only when it declares a body (the localization reads take `ip` from JSON).
     if (req.method === 'HEAD' || req.method === 'OPTIONS' || (req.method === 'GET' && !declaresBody(req))) return next();
+    // Uploads are streamed by the multipart decoder (http/multipart.ts), with their own limit.
+    if (isMultipart(req)) return next();
     const chunks: Buffer[] = [];
     let size = 0;
     let failed = false;

@@ -6,6 +6,7 @@ import * as identity from '../handlers/identity.js';
 import * as recovery from '../handlers/recovery.js';
 import * as sessions from '../handlers/sessions.js';
 import * as memberships from '../handlers/memberships.js';
+import * as profile from '../handlers/profile.js';
 import * as localization from '../handlers/localization.js';
 import type { RouteHandler } from '../handlers/types.js';
 import type { ServiceName } from '../clients.js';
@@ -94,7 +95,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'GET', path: '/user/cards', service: 'billing', access: 'member' },
   { method: 'GET', path: '/user/extra/data', service: 'identity', access: 'member' },
   { method: 'GET', path: '/user/extra/data/custom-fields', service: 'identity', access: 'member' },
-  { method: 'GET', path: '/user/has-password', service: 'identity', access: 'member' },
+  { method: 'GET', path: '/user/has-password', service: 'identity', access: 'member', handler: profile.hasPassword },
   { method: 'GET', path: '/user/pass/{id}', service: 'community', access: 'member' },
   { method: 'GET', path: '/user/pass/{id}/unassign', service: 'community', access: 'member' },
   { method: 'GET', path: '/user/payment-provider/cardprovider/customer', service: 'billing', access: 'member' },
@@ -111,7 +112,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     handler: memberships.listResourceMemberships,
   },
   { method: 'GET', path: '/user/resources/transactions', service: 'billing', access: 'member' },
-  { method: 'GET', path: '/user/tags', service: 'identity', access: 'member' },
+  { method: 'GET', path: '/user/tags', service: 'identity', access: 'member', handler: profile.listTags },
   { method: 'GET', path: '/user/teams', service: 'community', access: 'member' },
   { method: 'GET', path: '/user/teams/{team_id}', service: 'community', access: 'member' },
   { method: 'GET', path: '/user/teams/{team_id}/invites', service: 'community', access: 'member' },
@@ -169,12 +170,12 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/user/cardprovider/customer/import', service: 'billing', access: 'member' },
   { method: 'POST', path: '/user/cardprovider/customer/{id}/attach', service: 'billing', access: 'member' },
   { method: 'POST', path: '/user/cardprovider/token', service: 'billing', access: 'member' },
-  { method: 'POST', path: '/user/history', service: 'identity', access: 'member' },
+  { method: 'POST', path: '/user/history', service: 'identity', access: 'member', handler: profile.writeHistory },
   { method: 'POST', path: '/user/pass/{id}/invite', service: 'community', access: 'member' },
-  { method: 'POST', path: '/user/password', service: 'identity', access: 'member' },
+  { method: 'POST', path: '/user/password', service: 'identity', access: 'member', handler: profile.setPassword },
   { method: 'POST', path: '/user/payment-provider/cardprovider/save-intents', service: 'billing', access: 'member' },
   { method: 'POST', path: '/user/payment-provider/cardprovider/setup-intents', service: 'billing', access: 'member' },
-  { method: 'POST', path: '/user/photo', service: 'identity', access: 'member' },
+  { method: 'POST', path: '/user/photo', service: 'identity', access: 'member', handler: profile.uploadPhoto },
   { method: 'POST', path: '/user/social/delete', service: 'identity', access: 'member' },
   { method: 'POST', path: '/user/suspend', service: 'identity', access: 'member', handler: access.suspendMember },
   { method: 'POST', path: '/user/teams', service: 'community', access: 'member' },
@@ -191,13 +192,13 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'PUT', path: '/sponsor/sponsored-subscriptions/slots/{slot_id}/clear', service: 'community', access: 'member' },
   { method: 'PUT', path: '/sponsor/sponsored-subscriptions/slots/{slot_id}/invitation', service: 'community', access: 'member' },
   { method: 'PUT', path: '/sponsor/sponsored-subscriptions/{id}', service: 'community', access: 'member' },
-  { method: 'PUT', path: '/user', service: 'identity', access: 'member' },
+  { method: 'PUT', path: '/user', service: 'identity', access: 'member', handler: profile.updateProfile },
   { method: 'PUT', path: '/user/email', service: 'identity', access: 'member', handler: recovery.changeEmail },
   { method: 'PUT', path: '/user/extra/data', service: 'identity', access: 'member' },
   { method: 'PUT', path: '/user/extra/data/custom-fields', service: 'identity', access: 'member' },
   { method: 'PUT', path: '/user/pass/{id}/assign', service: 'community', access: 'member' },
   { method: 'PUT', path: '/user/pass/{id}/extra', service: 'community', access: 'member' },
-  { method: 'PUT', path: '/user/password', service: 'identity', access: 'member' },
+  { method: 'PUT', path: '/user/password', service: 'identity', access: 'member', handler: profile.changePassword },
   { method: 'PUT', path: '/user/payment-sources/{source_type}/{id}/default', service: 'billing', access: 'member' },
   { method: 'PUT', path: '/user/social', service: 'identity', access: 'member' },
   { method: 'PUT', path: '/user/subscriptions/{id}', service: 'catalog', access: 'member', handler: memberships.setMembershipRenewal },

@@ -6,6 +6,7 @@ import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { MemberAccessServiceService } from '@masthead/proto/identity/access';
+import { ProfileServiceService } from '@masthead/proto/identity/profile';
 import { AccessChanges } from './access/access-changes.js';
 import { LockPolicy } from './access/lock-policy.js';
 import { MemberAccessService } from './access/member-access.service.js';
@@ -14,6 +15,7 @@ import { RelationshipTransitions } from './access/relationship-transitions.js';
 import type { IdentityConfig } from './config.js';
 import { memberAccessHandlers } from './grpc/access.handlers.js';
 import { identityHandlers } from './grpc/handlers.js';
+import { profileHandlers } from './grpc/profile.handlers.js';
 import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
 import { createRecovery } from './recovery/recovery.module.js';
@@ -33,6 +35,7 @@ import { RegistrationService } from './signin/registration.service.js';
 import { SessionStarter } from './signin/session-starter.js';
 import { SignInService } from './signin/sign-in.service.js';
 import { ProfileService } from './users/profile.service.js';
+import { createProfileWrites } from './profile/profile-writes.js';
 import { ServiceAccountUserService } from './users/service-account-user.service.js';
 import { UserRepository } from './users/user.repository.js';
 
@@ -145,6 +148,13 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
         implementation: memberAccessHandlers(new MemberAccessService({ relationships, users, changes: accessChanges })),
       },
       recovery.service,
+      {
+        name: 'masthead.identity.v1.ProfileService',
+        definition: ProfileServiceService,
+        implementation: profileHandlers(
+          await createProfileWrites({ runtime, config, accounts, users, relationships, sessionRepository, hasher, throttle, access }),
+        ),
+      },
     ],
     async () => {
       clearInterval(sweep);

@@ -26,6 +26,10 @@ export const identityEnv = {
   EMAIL_VALIDATION_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(60),
   RESOURCE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   ...recoveryEnv,
+  /** Where uploaded photos are written (ADR 0063); a mounted volume on Kubernetes. */
+  PHOTO_STORAGE_DIR: z.string().min(1).default('.data/photos'),
+  /** URL prefix under which the operator serves PHOTO_STORAGE_DIR; photo URLs start with it. */
+  PHOTO_PUBLIC_URL: z.string().min(1).default('/photos'),
 };
 
 export type IdentityConfig = ReturnType<typeof loadIdentityConfig>;

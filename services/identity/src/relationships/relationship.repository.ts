@@ -79,4 +79,24 @@ export class RelationshipRepository {
       .updateOne({ _id: relationshipKey(resourceId, userId) }, { $set: { password_hash: passwordHash, updated_at: new Date() } })
       .exec();
   }
+
+  /**
+   * Sets the resource password only while none is set; false when one already was. The guard
+   * is one conditional update (on FerretDB read-then-write: two parallel first sets can both pass).
+   */
+  async setInitialPasswordHash(resourceId: number, userId: number, passwordHash: string): Promise<boolean> {
+    const result = await this.model
+      .updateOne(
+        { _id: relationshipKey(resourceId, userId), password_hash: null },
+        { $set: { password_hash: passwordHash, updated_at: new Date() } },
+      )
+      .exec();
+    return result.modifiedCount === 1;
+  }
+
+  /** Sets the supplied keys of the relationship's extra, leaving the others (PUT /user `extra`). */
+  async mergeExtra(resourceId: number, userId: number, extra: Record<string, unknown>): Promise<void> {
+    const set = Object.fromEntries(Object.entries(extra).map(([key, value]) => [`extra.${key}`, value]));
+    await this.model.updateOne({ _id: relationshipKey(resourceId, userId) }, { $set: { ...set, updated_at: new Date() } }).exec();
+  }
 }

@@ -5,6 +5,8 @@ export type AccessChangeReason =
   | 'logout'
   | 'compromised'
   | 'member_updated'
+  | 'password_changed'
+  | 'profile_updated'
   // Relationship-state changes and the lock policy (docs/adr/0070, 0071).
   | 'suspended'
   | 'locked'

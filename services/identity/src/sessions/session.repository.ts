@@ -102,6 +102,17 @@ export class SessionRepository {
     await this.models.refreshTokens.deleteMany({ user_id: userId }).exec();
   }
 
+  /**
+   * Revokes the user's sessions in the resource other than `keepSessionId` and deletes their
+   * refresh records (a changed resource password ends them); returns how many were revoked.
+   */
+  async revokeOthers(userId: number, resourceId: number, keepSessionId: number): Promise<number> {
+    const others = { user_id: userId, resource_id: resourceId, _id: { $ne: keepSessionId } };
+    const result = await this.models.sessions.updateMany({ ...others, revoked_at: null }, { $set: { revoked_at: new Date() } }).exec();
+    await this.models.refreshTokens.deleteMany({ user_id: userId, resource_id: resourceId, session_id: { $ne: keepSessionId } }).exec();
+    return result.modifiedCount;
+  }
+
   /** Revokes every live session of a user (all resources) and removes all their refresh records. */
   async revokeAllOfUser(userId: number): Promise<void> {
     await this.models.sessions.updateMany({ user_id: userId, revoked_at: null }, { $set: { revoked_at: new Date() } }).exec();

@@ -27,6 +27,8 @@ export interface UserRecord {
   company: string | null;
   job: string | null;
   language_id: number | null;
+  /** The address a member gave in PUT /user (not the request's); not in the projection (ADR 0060). */
+  ip?: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -54,6 +56,7 @@ const userSchema = new Schema<UserRecord>(
     company: nullableString,
     job: nullableString,
     language_id: { type: Number, default: null },
+    ip: nullableString,
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },

@@ -1,0 +1,114 @@
+import { fieldError, httpError, type FieldErrors } from '@masthead/core/errors';
+import type { EventPublisher } from '@masthead/core/events';
+import type { UpdateProfileResponse } from '@masthead/proto/identity/profile';
+import type { RelationshipRepository } from '../relationships/relationship.repository.js';
+import type { AccessAnnouncer } from '../sessions/access-announcer.js';
+import { toUserMessage } from '../users/user.projection.js';
+import type { NewUser, UserRepository } from '../users/user.repository.js';
+import type { LanguageLookup } from './language-lookup.js';
+import { changedOptIns } from './marketing-opt-ins.js';
+import type { NickNameRepository } from './nick-name.repository.js';
+import { parseBody, parseProfileChanges, type ProfileChanges } from './profile-changes.js';
+import type { TagRepository } from './tag.repository.js';
+import { nickNameKey } from './text-rules.js';
+
+interface ProfileUpdateDeps {
+  users: UserRepository;
+  relationships: RelationshipRepository;
+  nickNames: NickNameRepository;
+  tags: TagRepository;
+  languages: LanguageLookup;
+  events: EventPublisher;
+  /** The projection changed: gateways drop their cached session checks of the member (ADR 0042). */
+  access: AccessAnnouncer;
+}
+
+/** Event names of PUT /user (ADR 0009, 0061). */
+export const PROFILE_UPDATED = 'user_profile_updated';
+export const MARKETING_OPT_INS_CHANGED = 'user_marketing_opt_ins_changed';
+
+const nickNameTaken = 'is taken by another member';
+export const userNotExist = () => httpError(404, 'user_not_exist', 'User does not exist');
+
+/**
+ * PUT /user (document 1, section C). The original is not atomic; here every rule, lookups
+ * included, is checked before the first write, so a refused request changes nothing. The writes
+ * then go nick-name claim → user → relationship extra → tags (docs/adr/0060).
+ */
+export class ProfileUpdateService {
+  constructor(private readonly deps: ProfileUpdateDeps) {}
+
+  async update(userId: number, resourceId: number, changesJson: string, requestId: string): Promise<UpdateProfileResponse> {
+    const changes = parseProfileChanges(parseBody(changesJson));
+    const user = await this.deps.users.findById(userId);
+    if (!user) throw userNotExist();
+    const languageId = await this.checkLookups(changes, userId, requestId);
+
+    const { nickNames, relationships } = this.deps;
+    const newKey = typeof changes.nickName === 'string' ? nickNameKey(changes.nickName) : null;
+    const oldKey = user.nick_name ? nickNameKey(user.nick_name) : null;
+    // Lost to a parallel request since the check: still nothing written.
+    if (newKey && newKey !== oldKey && !(await nickNames.claim(newKey, userId))) throw fieldError({ nick_name: nickNameTaken });
+
+    const userChanges = userChangesOf(changes, languageId);
+    if (Object.keys(userChanges).length > 0) await this.deps.users.update(userId, userChanges);
+    if (oldKey && changes.nickName !== undefined && newKey !== oldKey) await nickNames.release(oldKey, userId);
+
+    // The stored extra, read before the merge, tells which marketing opt-ins change.
+    const before = changes.extra ? await relationships.find(resourceId, userId) : null;
+    if (changes.extra) await relationships.mergeExtra(resourceId, userId, changes.extra);
+    if (changes.tags) await this.deps.tags.replace(userId, resourceId, changes.tags);
+
+    await this.deps.access.memberChanged(userId, null, 'profile_updated');
+    await this.publish(userId, resourceId, changes, before?.extra ?? {});
+    const [updated, relationship] = await Promise.all([this.deps.users.findById(userId), relationships.find(resourceId, userId)]);
+    return {
+      user: toUserMessage(updated ?? user, relationship?.extra ?? {}),
+      tags: changes.tags ?? [],
+      tagsReplaced: changes.tags !== undefined,
+    };
+  }
+
+  /** Language and nick-name rules that need a lookup; returns the language ID to store. */
+  private async checkLookups(changes: ProfileChanges, userId: number, requestId: string): Promise<number | undefined> {
+    const errors: FieldErrors = {};
+    const { languages } = this.deps;
+    const [idExists, slugId, holder] = await Promise.all([
+      changes.languageId === undefined ? true : languages.exists(changes.languageId, requestId),
+      changes.languageSlug === undefined ? null : languages.idOfSlug(changes.languageSlug, requestId),
+      typeof changes.nickName === 'string' ? this.deps.nickNames.holder(nickNameKey(changes.nickName)) : null,
+    ]);
+    if (!idExists) errors['language_id'] = 'no language has this ID';
+    if (changes.languageSlug !== undefined && slugId === null) errors['language_slug'] = 'no language has this slug';
+    if (holder !== null && holder !== userId) errors['nick_name'] = nickNameTaken;
+    if (Object.keys(errors).length > 0) throw fieldError(errors);
+    // language_slug is processed after language_id and overrides it (document 1, section C).
+    return slugId ?? changes.languageId;
+  }
+
+  private async publish(userId: number, resourceId: number, changes: ProfileChanges, extraBefore: Record<string, unknown>): Promise<void> {
+    await this.deps.events.publish({ name: PROFILE_UPDATED, resourceId, payload: { user_id: userId, fields: changedFieldNames(changes) } });
+    const optIns = changes.extra ? changedOptIns(extraBefore, changes.extra) : {};
+    if (Object.keys(optIns).length > 0) {
+      await this.deps.events.publish({ name: MARKETING_OPT_INS_CHANGED, resourceId, payload: { user_id: userId, opt_ins: optIns } });
+    }
+  }
+}
+
+function userChangesOf(changes: ProfileChanges, languageId: number | undefined): Partial<NewUser> {
+  const update: Partial<NewUser> = { ...changes.text };
+  if (changes.nickName !== undefined) update.nick_name = changes.nickName;
+  if (languageId !== undefined) update.language_id = languageId;
+  return update;
+}
+
+/** The request's accepted fields, in the table's order, for the event payload. */
+function changedFieldNames(changes: ProfileChanges): string[] {
+  const names: string[] = [];
+  if (changes.nickName !== undefined) names.push('nick_name');
+  names.push(...Object.keys(changes.text));
+  if (changes.extra) names.push('extra');
+  if (changes.languageId !== undefined || changes.languageSlug !== undefined) names.push('language_id');
+  if (changes.tags) names.push('tags');
+  return names;
+}
