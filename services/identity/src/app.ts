@@ -18,6 +18,7 @@ import { identityHandlers } from './grpc/handlers.js';
 import { profileHandlers } from './grpc/profile.handlers.js';
 import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
+import { TagRepository } from './profile/tag.repository.js';
 import { createRecovery } from './recovery/recovery.module.js';
 import { RelationshipRepository } from './relationships/relationship.repository.js';
 import { ResourceDirectory } from './resources/resource-directory.js';
@@ -145,7 +146,9 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
       {
         name: 'masthead.identity.v1.MemberAccessService',
         definition: MemberAccessServiceService,
-        implementation: memberAccessHandlers(new MemberAccessService({ relationships, users, changes: accessChanges })),
+        implementation: memberAccessHandlers(
+          new MemberAccessService({ relationships, users, changes: accessChanges, tags: new TagRepository(runtime.db) }),
+        ),
       },
       recovery.service,
       {

@@ -1,4 +1,5 @@
 import { httpError } from '@masthead/core/errors';
+import type { TagRepository } from '../profile/tag.repository.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { RelationshipState } from '../relationships/relationship.schema.js';
 import type { UserRepository } from '../users/user.repository.js';
@@ -30,6 +31,7 @@ interface MemberAccessDeps {
   relationships: RelationshipRepository;
   users: UserRepository;
   changes: AccessChanges;
+  tags: TagRepository;
 }
 
 const noRelationship = () => httpError(403, 'user_resource_not_exist', 'The member has no profile in this resource');
@@ -51,11 +53,13 @@ export class MemberAccessService {
 
   /**
    * Removes the member's profile here: the relationship becomes a `removed` tombstone without
-   * resource password, extra or role, and its sessions here are revoked. Memberships are kept
+   * resource password, extra or role, its tags here go, and its sessions here are revoked. Memberships are kept
    * (they may be paid for); a later sign-in or registration rejoins.
    */
-  removeProfile(userId: number, resourceId: number, requestId: string): Promise<MemberAccessOutcome> {
-    return this.leaveActive({ userId, resourceId, requestId }, 'removed', ACCESS_EVENTS.profileRemoved);
+  async removeProfile(userId: number, resourceId: number, requestId: string): Promise<MemberAccessOutcome> {
+    const outcome = await this.leaveActive({ userId, resourceId, requestId }, 'removed', ACCESS_EVENTS.profileRemoved);
+    await this.deps.tags.removeInResource(userId, resourceId);
+    return outcome;
   }
 
   /** Operator: a locked or suspended relationship becomes active again. */
