@@ -7,6 +7,8 @@ import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { MemberAccessServiceService } from '@masthead/proto/identity/access';
 import { ProfileServiceService } from '@masthead/proto/identity/profile';
+import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
+import { SocialIdentityServiceService } from '@masthead/proto/identity/social';
 import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
 import type { GatewayConfig } from './config.js';
@@ -31,6 +33,8 @@ export interface ServiceClients {
   memberAccess: ServiceClient<typeof MemberAccessServiceService>;
   /** Identity's member profile writes (served by the identity process). */
   profile: ServiceClient<typeof ProfileServiceService>;
+  extraData: ServiceClient<typeof ExtraDataServiceService>;
+  social: ServiceClient<typeof SocialIdentityServiceService>;
 }
 
 export function serviceAddressesOf(config: GatewayConfig): Record<ServiceName, string> {
@@ -58,5 +62,7 @@ export function createServiceClients(config: GatewayConfig, interceptors: Interc
     integrations: createServiceClient(IntegrationsServiceService, addresses.integrations, options),
     memberAccess: createServiceClient(MemberAccessServiceService, addresses.identity, options),
     profile: createServiceClient(ProfileServiceService, addresses.identity, options),
+    extraData: createServiceClient(ExtraDataServiceService, addresses.identity, options),
+    social: createServiceClient(SocialIdentityServiceService, addresses.identity, options),
   };
 }

@@ -1,4 +1,5 @@
 import type { SignInResponse } from '@masthead/proto/identity';
+import type { RequestContext } from '../auth/context.js';
 import { isAdminRole } from '../auth/roles.js';
 import { bodyFields, stringField } from '../http/body.js';
 import { serializeMembership, serializeMembershipChange } from '../serializers/catalog.js';
@@ -17,17 +18,22 @@ export const signIn: RouteHandler = async (context, req, { identity }) => {
       resourceId: context.resource?.id ?? 0,
       email: stringField(fields, 'email'),
       password: stringField(fields, 'password'),
-      responseType: stringField(fields, 'response_type'),
-      redirectUri: stringField(fields, 'redirect_uri'),
-      guestSession: context.headers.session,
-      sourceType: context.headers.sourceType,
-      ip: context.ip,
-      userAgent: context.userAgent,
+      ...sessionRequest(context, fields),
     },
     { requestId: context.requestId },
   );
   return { body: serializeSessionResult(result) };
 };
+
+/** How a sign-in wants its session delivered, and where it comes from (POST /authorization and its siblings). */
+export const sessionRequest = (context: RequestContext, fields: Record<string, unknown>) => ({
+  responseType: stringField(fields, 'response_type'),
+  redirectUri: stringField(fields, 'redirect_uri'),
+  guestSession: context.headers.session,
+  sourceType: context.headers.sourceType,
+  ip: context.ip,
+  userAgent: context.userAgent,
+});
 
 /**
  * POST /registration: the same body as sign-in, 201 because a member was created or joined.

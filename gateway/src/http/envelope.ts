@@ -18,6 +18,13 @@ export function errorRenderer(logger: Logger) {
       serviceError = error;
     } else if ((error as { type?: string })?.type === 'entity.too.large') {
       serviceError = new ServiceError({ status: 413, code: 'request_too_large', description: 'The request body is too large' });
+    } else if (error instanceof URIError) {
+      // The router could not percent-decode a path parameter: the client's mistake, not ours.
+      serviceError = new ServiceError({
+        status: 400,
+        code: 'malformed_path',
+        description: 'The request path is not valid percent-encoding',
+      });
     } else {
       logger.error({ err: error, req_guid: requestId, method: req.method, path: req.path }, 'unhandled error');
       serviceError = new ServiceError({ status: 500, code: 'internal_error', description: 'Internal error' });

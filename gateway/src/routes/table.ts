@@ -2,9 +2,11 @@ import * as access from '../handlers/access.js';
 import * as accounts from '../handlers/accounts.js';
 import * as catalog from '../handlers/catalog.js';
 import * as external from '../handlers/external.js';
+import * as extraData from '../handlers/extra-data.js';
 import * as identity from '../handlers/identity.js';
 import * as recovery from '../handlers/recovery.js';
 import * as sessions from '../handlers/sessions.js';
+import * as social from '../handlers/social.js';
 import * as memberships from '../handlers/memberships.js';
 import * as profile from '../handlers/profile.js';
 import * as localization from '../handlers/localization.js';
@@ -34,8 +36,14 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'DELETE', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' },
   { method: 'DELETE', path: '/user/card/{id}', service: 'billing', access: 'member' },
   { method: 'DELETE', path: '/user/cardprovider/customer/{id}', service: 'billing', access: 'member' },
-  { method: 'DELETE', path: '/user/extra/data', service: 'identity', access: 'member' },
-  { method: 'DELETE', path: '/user/extra/data/custom-fields/{field_key}', service: 'identity', access: 'member' },
+  { method: 'DELETE', path: '/user/extra/data', service: 'identity', access: 'member', handler: extraData.deleteExtraData },
+  {
+    method: 'DELETE',
+    path: '/user/extra/data/custom-fields/{field_key}',
+    service: 'identity',
+    access: 'member',
+    handler: extraData.deleteCustomField,
+  },
   { method: 'DELETE', path: '/user/pass/{id}/invite', service: 'community', access: 'member' },
   { method: 'DELETE', path: '/user/payment-sources/{source_type}/{id}', service: 'billing', access: 'member' },
   { method: 'DELETE', path: '/user/profile', service: 'identity', access: 'member', handler: access.removeProfile },
@@ -93,8 +101,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'GET', path: '/user', service: 'identity', access: 'memberOptionalResource', handler: identity.getUser },
   { method: 'GET', path: '/user/cardprovider/customers', service: 'billing', access: 'member' },
   { method: 'GET', path: '/user/cards', service: 'billing', access: 'member' },
-  { method: 'GET', path: '/user/extra/data', service: 'identity', access: 'member' },
-  { method: 'GET', path: '/user/extra/data/custom-fields', service: 'identity', access: 'member' },
+  { method: 'GET', path: '/user/extra/data', service: 'identity', access: 'member', handler: extraData.getExtraData },
+  { method: 'GET', path: '/user/extra/data/custom-fields', service: 'identity', access: 'member', handler: extraData.getCustomFields },
   { method: 'GET', path: '/user/has-password', service: 'identity', access: 'member', handler: profile.hasPassword },
   { method: 'GET', path: '/user/pass/{id}', service: 'community', access: 'member' },
   { method: 'GET', path: '/user/pass/{id}/unassign', service: 'community', access: 'member' },
@@ -158,7 +166,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/registration', service: 'identity', access: 'guestWithResource', handler: identity.register },
   { method: 'POST', path: '/resend-confirmation', service: 'identity', access: 'guestWithResource', handler: recovery.resendConfirmation },
   { method: 'POST', path: '/reset-password', service: 'identity', access: 'guestWithResource', handler: recovery.resetPassword },
-  { method: 'POST', path: '/social-authorization', service: 'identity', access: 'guestWithResource' },
+  { method: 'POST', path: '/social-authorization', service: 'identity', access: 'guestWithResource', handler: social.socialSignIn },
   { method: 'POST', path: '/ti-event/pass/invite-activation', service: 'community', access: 'member' },
   { method: 'POST', path: '/ti-event/pass/invite-validation', service: 'community', access: 'guestWithResource' },
   { method: 'POST', path: '/ti-event/ticket/pass/authorization', service: 'community', access: 'guestWithResource' },
@@ -176,7 +184,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/user/payment-provider/cardprovider/save-intents', service: 'billing', access: 'member' },
   { method: 'POST', path: '/user/payment-provider/cardprovider/setup-intents', service: 'billing', access: 'member' },
   { method: 'POST', path: '/user/photo', service: 'identity', access: 'member', handler: profile.uploadPhoto },
-  { method: 'POST', path: '/user/social/delete', service: 'identity', access: 'member' },
+  { method: 'POST', path: '/user/social/delete', service: 'identity', access: 'member', handler: social.unlinkSocial },
   { method: 'POST', path: '/user/suspend', service: 'identity', access: 'member', handler: access.suspendMember },
   { method: 'POST', path: '/user/teams', service: 'community', access: 'member' },
   { method: 'POST', path: '/user/teams/{team_id}/invites', service: 'community', access: 'member' },
@@ -194,13 +202,13 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'PUT', path: '/sponsor/sponsored-subscriptions/{id}', service: 'community', access: 'member' },
   { method: 'PUT', path: '/user', service: 'identity', access: 'member', handler: profile.updateProfile },
   { method: 'PUT', path: '/user/email', service: 'identity', access: 'member', handler: recovery.changeEmail },
-  { method: 'PUT', path: '/user/extra/data', service: 'identity', access: 'member' },
-  { method: 'PUT', path: '/user/extra/data/custom-fields', service: 'identity', access: 'member' },
+  { method: 'PUT', path: '/user/extra/data', service: 'identity', access: 'member', handler: extraData.putExtraData },
+  { method: 'PUT', path: '/user/extra/data/custom-fields', service: 'identity', access: 'member', handler: extraData.putCustomFields },
   { method: 'PUT', path: '/user/pass/{id}/assign', service: 'community', access: 'member' },
   { method: 'PUT', path: '/user/pass/{id}/extra', service: 'community', access: 'member' },
   { method: 'PUT', path: '/user/password', service: 'identity', access: 'member', handler: profile.changePassword },
   { method: 'PUT', path: '/user/payment-sources/{source_type}/{id}/default', service: 'billing', access: 'member' },
-  { method: 'PUT', path: '/user/social', service: 'identity', access: 'member' },
+  { method: 'PUT', path: '/user/social', service: 'identity', access: 'member', handler: social.linkSocial },
   { method: 'PUT', path: '/user/subscriptions/{id}', service: 'catalog', access: 'member', handler: memberships.setMembershipRenewal },
   { method: 'PUT', path: '/user/teams/{team_id}', service: 'community', access: 'member' },
   { method: 'PUT', path: '/user/teams/{team_id}/invites/{invite_id}', service: 'community', access: 'member' },

@@ -7,15 +7,21 @@ import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { MemberAccessServiceService } from '@masthead/proto/identity/access';
 import { ProfileServiceService } from '@masthead/proto/identity/profile';
+import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
+import { SocialIdentityServiceService } from '@masthead/proto/identity/social';
 import { AccessChanges } from './access/access-changes.js';
 import { LockPolicy } from './access/lock-policy.js';
 import { MemberAccessService } from './access/member-access.service.js';
 import { MemberSessions } from './access/member-sessions.js';
 import { RelationshipTransitions } from './access/relationship-transitions.js';
 import type { IdentityConfig } from './config.js';
+import { ExtraDataRepository } from './extra-data/extra-data.repository.js';
+import { ExtraDataService } from './extra-data/extra-data.service.js';
 import { memberAccessHandlers } from './grpc/access.handlers.js';
+import { extraDataHandlers } from './grpc/extra-data.handlers.js';
 import { identityHandlers } from './grpc/handlers.js';
 import { profileHandlers } from './grpc/profile.handlers.js';
+import { socialHandlers } from './grpc/social.handlers.js';
 import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
 import { TagRepository } from './profile/tag.repository.js';
@@ -35,6 +41,10 @@ import { RefreshService } from './signin/refresh.service.js';
 import { RegistrationService } from './signin/registration.service.js';
 import { SessionStarter } from './signin/session-starter.js';
 import { SignInService } from './signin/sign-in.service.js';
+import { IdTokenVerifier } from './social/id-token-verifier.js';
+import { SocialLinkRepository } from './social/social-link.repository.js';
+import { SocialLinkService } from './social/social-link.service.js';
+import { SocialSignInService } from './social/social-sign-in.service.js';
 import { ProfileService } from './users/profile.service.js';
 import { createProfileWrites } from './profile/profile-writes.js';
 import { ServiceAccountUserService } from './users/service-account-user.service.js';
@@ -54,7 +64,9 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const users = new UserRepository(runtime.db);
   const relationships = new RelationshipRepository(runtime.db);
   const sessionRepository = new SessionRepository(runtime.db);
-  await Promise.all([users.ready(), relationships.ready(), sessionRepository.ready()]);
+  const extraData = new ExtraDataRepository(runtime.db);
+  const socialLinks = new SocialLinkRepository(runtime.db);
+  await Promise.all([users.ready(), relationships.ready(), sessionRepository.ready(), extraData.ready(), socialLinks.ready()]);
 
   const hasher = new PasswordHasher({
     memoryKib: config.ARGON2_MEMORY_KIB,
@@ -94,6 +106,20 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const accessChanges = new AccessChanges(new RelationshipTransitions(runtime.db), memberSessions, runtime.events, access);
   const lockPolicy = new LockPolicy({ sessions: memberSessions, changes: accessChanges, events: runtime.events, announcer: access });
   const signIn = new SignInService({ users, relationships, hasher, resources, starter, throttle, lockPolicy, logger: runtime.logger });
+
+  const extraDataApi = extraDataHandlers(
+    new ExtraDataService({ extraData, relationships, events: runtime.events, logger: runtime.logger }),
+  );
+  const verifier = new IdTokenVerifier(config.SOCIAL_PROVIDERS, {
+    jwksTimeoutMs: config.SOCIAL_JWKS_TIMEOUT_MS,
+    clockToleranceSeconds: config.SOCIAL_CLOCK_TOLERANCE_SECONDS,
+  });
+  const social = socialHandlers({
+    verifier,
+    signIn: new SocialSignInService({ verifier, links: socialLinks, users, relationships, resources, starter, logger: runtime.logger }),
+    links: new SocialLinkService({ verifier, links: socialLinks, logger: runtime.logger }),
+    profiles,
+  });
 
   const exchange = new CredentialExchange(sessionRepository, sessions);
   const recovery = await createRecovery({
@@ -158,6 +184,8 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
           await createProfileWrites({ runtime, config, accounts, users, relationships, sessionRepository, hasher, throttle, access }),
         ),
       },
+      { name: 'masthead.identity.v1.ExtraDataService', definition: ExtraDataServiceService, implementation: extraDataApi },
+      { name: 'masthead.identity.v1.SocialIdentityService', definition: SocialIdentityServiceService, implementation: social },
     ],
     async () => {
       clearInterval(sweep);

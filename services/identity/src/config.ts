@@ -1,5 +1,6 @@
 import { loadConfig, serviceAddresses, serviceEnv } from '@masthead/core/config';
 import { z } from 'zod';
+import { socialProvidersEnv } from './social/provider-config.js';
 import { recoveryEnv } from './recovery/recovery.config.js';
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -25,6 +26,12 @@ export const identityEnv = {
   /** Email availability checks per client address per hour. */
   EMAIL_VALIDATION_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(60),
   RESOURCE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Social sign-in providers (OpenID Connect), JSON; see social/provider-config.ts and ADR 0066. */
+  SOCIAL_PROVIDERS: socialProvidersEnv,
+  /** How long a JWKS fetch may take, within the 5 s call deadline. */
+  SOCIAL_JWKS_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
+  /** Clock skew allowed on `exp`, `nbf` and `iat` of ID tokens. */
+  SOCIAL_CLOCK_TOLERANCE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   ...recoveryEnv,
   /** Where uploaded photos are written (ADR 0063); a mounted volume on Kubernetes. */
   PHOTO_STORAGE_DIR: z.string().min(1).default('.data/photos'),

@@ -1,7 +1,7 @@
 import { apiClient, startStack, type ApiClient, type Stack, type StackOptions } from '@masthead/testkit';
 import { MongoClient, type Db } from 'mongodb';
 import { connect, StringCodec, type NatsConnection } from 'nats';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 
 export interface StackHandle {
   stack: Stack;
@@ -51,6 +51,10 @@ export function collectEvents(nats: NatsConnection, name: string): Array<Record<
   return seen;
 }
 
+/** Waits for the collected event whose payload `field` holds `value` (a value unique to the test). */
+export const eventWhere = (events: Array<Record<string, unknown>>, field: string, value: unknown) =>
+  eventually(async () => events.find((event) => (event['payload'] as Record<string, unknown>)[field] === value));
+
 /** Matchers for generated values in whole-body assertions. */
 export const anyRequestId = expectString(/^[0-9a-f-]{36}$/);
 function expectString(pattern: RegExp) {
@@ -61,3 +65,12 @@ function expectString(pattern: RegExp) {
 }
 export const anyIsoDate = expectString(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
 export const anyToken = expectString(/^[A-Za-z0-9_-]{40,}$/);
+
+/** The credential fields of a session result (document 1, Resources), for whole-body assertions. */
+export const anySessionCredentials = () => ({
+  token_type: 'bearer',
+  token: anyToken,
+  refresh_token: anyToken,
+  session_id: expect.any(Number),
+  expires: expect.any(Number),
+});

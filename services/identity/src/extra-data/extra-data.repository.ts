@@ -1,0 +1,75 @@
+import { insertWithNextId } from '@masthead/core/mongo';
+import type { Connection, Model } from 'mongoose';
+import { extraDataModel, type ExtraDataRecord } from './extra-data.schema.js';
+
+/** Whose extra data: every read and write is scoped to one member in one resource. */
+export interface ExtraDataScope {
+  resourceId: number;
+  userId: number;
+}
+
+export interface FieldKey {
+  groupKey: string;
+  fieldKey: string;
+}
+
+const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
+/** Enough for one parallel writer of the same field to win the insert and us to update after it. */
+const MAX_UPSERT_ATTEMPTS = 3;
+
+const scopeFilter = ({ resourceId, userId }: ExtraDataScope) => ({ resource_id: resourceId, user_id: userId });
+const fieldFilter = (scope: ExtraDataScope, field: FieldKey) => ({
+  ...scopeFilter(scope),
+  group_key: field.groupKey,
+  field_key: field.fieldKey,
+});
+
+export class ExtraDataRepository {
+  private readonly model: Model<ExtraDataRecord>;
+
+  constructor(private readonly db: Connection) {
+    this.model = extraDataModel(db);
+  }
+
+  async ready(): Promise<void> {
+    await this.model.createIndexes();
+  }
+
+  /** The member's rows, of one group or of all, ascending by ID. */
+  list(scope: ExtraDataScope, groupKey?: string): Promise<ExtraDataRecord[]> {
+    const filter = groupKey === undefined ? scopeFilter(scope) : { ...scopeFilter(scope), group_key: groupKey };
+    return this.model.find(filter).sort({ _id: 1 }).lean<ExtraDataRecord[]>().exec();
+  }
+
+  /**
+   * Sets a field's value, creating its row (with a new integer ID) when there is none. A parallel
+   * writer of the same field can win the insert: the unique index refuses ours and we update
+   * the row it created, so both writes land on one row (the later update wins).
+   */
+  async upsert(scope: ExtraDataScope, field: FieldKey, value: string): Promise<{ record: ExtraDataRecord; created: boolean }> {
+    for (let attempt = 1; ; attempt++) {
+      const now = new Date();
+      const updated = await this.model
+        .findOneAndUpdate(fieldFilter(scope, field), { $set: { field_value: value, updated_at: now } }, { new: true })
+        .lean<ExtraDataRecord>()
+        .exec();
+      if (updated) return { record: updated, created: false };
+      try {
+        const record = await insertWithNextId(this.db, this.model, {
+          ...fieldFilter(scope, field),
+          field_value: value,
+          created_at: now,
+          updated_at: now,
+        });
+        return { record, created: true };
+      } catch (error) {
+        if (!isDuplicateKey(error) || attempt >= MAX_UPSERT_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  /** Deletes a field's row; null when there was none. */
+  remove(scope: ExtraDataScope, field: FieldKey): Promise<ExtraDataRecord | null> {
+    return this.model.findOneAndDelete(fieldFilter(scope, field)).lean<ExtraDataRecord>().exec();
+  }
+}

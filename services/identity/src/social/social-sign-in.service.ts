@@ -1,0 +1,82 @@
+import { httpError } from '@masthead/core/errors';
+import type { Logger } from '@masthead/core/logging';
+import type { RelationshipRepository } from '../relationships/relationship.repository.js';
+import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { SessionContext, SessionStarter } from '../signin/session-starter.js';
+import { isAllowedRedirect, parseResponseType, type ResponseType } from '../signin/sign-in.command.js';
+import type { SignInOutcome } from '../signin/sign-in.service.js';
+import type { UserRepository } from '../users/user.repository.js';
+import { IdTokenRejected, type IdTokenVerifier } from './id-token-verifier.js';
+import type { SocialLinkRepository } from './social-link.repository.js';
+
+export interface SocialSignInCommand {
+  resourceId: number;
+  provider: string;
+  idToken: string;
+  responseType: string;
+  redirectUri: string;
+}
+
+interface SocialSignInDeps {
+  verifier: IdTokenVerifier;
+  links: SocialLinkRepository;
+  users: UserRepository;
+  relationships: RelationshipRepository;
+  resources: ResourceDirectory;
+  starter: SessionStarter;
+  logger: Logger;
+}
+
+/** The same relationship states that stop POST /authorization. */
+const BLOCKED_STATES = new Set(['locked', 'suspended']);
+
+/**
+ * One answer for every refusal (bad token, identity nobody linked, inactive user, blocked
+ * relationship), so that the response tells nothing about which accounts exist or are linked.
+ */
+const socialSignInFail = () => httpError(401, 'authorization_fail', 'Social sign-in failed');
+
+/** POST /social-authorization: sign-in through an identity a member linked earlier (ADR 0066). */
+export class SocialSignInService {
+  constructor(private readonly deps: SocialSignInDeps) {}
+
+  async signIn(command: SocialSignInCommand, context: SessionContext): Promise<SignInOutcome> {
+    const resource = await this.deps.resources.get(command.resourceId, context.requestId);
+    const delivery = parseDelivery(command, resource.host);
+    const userId = await this.linkedUserId(command);
+    const user = await this.deps.users.findById(userId);
+    const relationship = user ? await this.deps.relationships.find(resource.id, user._id) : null;
+    if (!user || !user.active || (relationship && BLOCKED_STATES.has(relationship.status))) throw socialSignInFail();
+
+    if (!relationship) await this.deps.starter.join(resource, user._id, context.requestId);
+    const started = await this.deps.starter.start(user._id, resource, delivery, context, 'user_login');
+    // The session result shows no credentials; this user record is read without them.
+    return { user: { ...user, password_hash: null }, ...started };
+  }
+
+  private async linkedUserId(command: SocialSignInCommand): Promise<number> {
+    try {
+      const identity = await this.deps.verifier.verify(command.provider, command.idToken);
+      const link = await this.deps.links.find(identity.provider, identity.sub);
+      if (link) return link.user_id;
+      this.deps.logger.info({ provider: command.provider }, 'social sign-in: identity not linked');
+    } catch (error) {
+      if (!(error instanceof IdTokenRejected)) throw error;
+      this.deps.logger.info({ provider: command.provider, reason: error.reason }, 'social sign-in: token refused');
+    }
+    throw socialSignInFail();
+  }
+}
+
+/** Response type and destination, by the rules of POST /authorization (409s as documented there). */
+function parseDelivery(
+  command: SocialSignInCommand,
+  resourceHost: string | undefined,
+): { responseType: ResponseType; redirectUri: string | null } {
+  const responseType = parseResponseType(command.responseType, 'token');
+  const redirectUri = command.redirectUri.trim() || null;
+  if ((responseType !== 'token' && !redirectUri) || (redirectUri && !isAllowedRedirect(redirectUri, resourceHost))) {
+    throw httpError(409, 'invalid_redirect_uri', 'redirect_uri must be on the resource host');
+  }
+  return { responseType, redirectUri };
+}
