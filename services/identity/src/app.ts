@@ -116,7 +116,16 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   });
   const social = socialHandlers({
     verifier,
-    signIn: new SocialSignInService({ verifier, links: socialLinks, users, relationships, resources, starter, logger: runtime.logger }),
+    signIn: new SocialSignInService({
+      verifier,
+      links: socialLinks,
+      users,
+      relationships,
+      resources,
+      starter,
+      lockPolicy,
+      logger: runtime.logger,
+    }),
     links: new SocialLinkService({ verifier, links: socialLinks, logger: runtime.logger }),
     profiles,
   });
