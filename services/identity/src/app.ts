@@ -173,6 +173,16 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     serviceAccountUsers: new ServiceAccountUserService(users, relationships),
     users,
   });
+  const tags = new TagRepository(runtime.db);
+  const memberAccess = new MemberAccessService({
+    relationships,
+    users,
+    changes: accessChanges,
+    memberData: [
+      { removeMemberData: (userId, resourceId) => tags.removeInResource(userId, resourceId) },
+      { removeMemberData: (userId, resourceId) => extraData.removeAll({ userId, resourceId }) },
+    ],
+  });
   return serveRuntime(
     runtime,
     config.GRPC_LISTEN,
@@ -181,9 +191,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
       {
         name: 'masthead.identity.v1.MemberAccessService',
         definition: MemberAccessServiceService,
-        implementation: memberAccessHandlers(
-          new MemberAccessService({ relationships, users, changes: accessChanges, tags: new TagRepository(runtime.db) }),
-        ),
+        implementation: memberAccessHandlers(memberAccess),
       },
       recovery.service,
       {

@@ -130,7 +130,7 @@ describe('member access: suspension and profile removal', () => {
         .db('identity')
         .collection('relationships')
         .updateOne({ _id: `${home.resourceId}:${member.id}` as never }, { $set: { extra: { favourite: 'sports' }, role: 'admin' } });
-      // Tags here and elsewhere (PUT /user keeps one resource's list, so arranged directly).
+      // Tags and extra data here and elsewhere, arranged directly (PUT /user keeps one resource's tag list).
       const tags = s.db('identity').collection('user_tags');
       const tagOf = (resourceId: number) => ({
         _id: `${resourceId}:${member.id}:reader` as never,
@@ -141,16 +141,27 @@ describe('member access: suspension and profile removal', () => {
         created_at: new Date(),
       });
       await tags.insertMany([tagOf(home.resourceId), tagOf(arranged.elsewhere.resourceId)]);
+      const extraData = s.db('identity').collection('extra_data');
+      const extraOf = (resourceId: number) => ({
+        _id: (resourceId * 1000 + member.id) as never,
+        resource_id: resourceId,
+        user_id: member.id,
+        group_key: 'about',
+        field_key: 'city',
+        field_value: 'Lyon',
+        created_at: new Date(),
+        updated_at: new Date(),
+      });
+      await extraData.insertMany([extraOf(home.resourceId), extraOf(arranged.elsewhere.resourceId)]);
       const removed = await kit.listen('member_profile_removed');
 
       const response = await kit.call(home, here.token, '/user/profile', { method: 'DELETE' });
       await expectLeftThisResourceOnly(arranged, response, await removed(response));
-      expect(
-        await tags
-          .find({ user_id: member.id })
-          .map((tag) => tag['resource_id'])
-          .toArray(),
-      ).toEqual([arranged.elsewhere.resourceId]);
+      // Its tags and extra data here go; elsewhere they stay.
+      for (const collection of [tags, extraData]) {
+        const left = await collection.find({ user_id: member.id }).toArray();
+        expect(left.map((row) => row['resource_id'])).toEqual([arranged.elsewhere.resourceId]);
+      }
       expect(await kit.relationshipOf(home, member.id)).toMatchObject({ status: 'removed', extra: {}, role: 'user', password_hash: null });
       // The paid membership is not destroyed (docs/adr/0071): it is there when the member rejoins.
       const membership = await s

@@ -1,5 +1,4 @@
 import { httpError } from '@masthead/core/errors';
-import type { TagRepository } from '../profile/tag.repository.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { RelationshipState } from '../relationships/relationship.schema.js';
 import type { UserRepository } from '../users/user.repository.js';
@@ -13,6 +12,11 @@ export interface MemberAccessOutcome {
   previousStatus: RelationshipState;
   status: RelationshipState;
   revokedSessionIds: number[];
+}
+
+/** Data of one member in one resource, owned by another domain of identity. */
+export interface ResourceScopedData {
+  removeMemberData(userId: number, resourceId: number): Promise<void>;
 }
 
 /** The member, by ID or by email (operators name members by email). */
@@ -31,7 +35,8 @@ interface MemberAccessDeps {
   relationships: RelationshipRepository;
   users: UserRepository;
   changes: AccessChanges;
-  tags: TagRepository;
+  /** What leaves with the profile besides the relationship's own fields (tags, extra data). */
+  memberData: ResourceScopedData[];
 }
 
 const noRelationship = () => httpError(403, 'user_resource_not_exist', 'The member has no profile in this resource');
@@ -53,12 +58,12 @@ export class MemberAccessService {
 
   /**
    * Removes the member's profile here: the relationship becomes a `removed` tombstone without
-   * resource password, extra or role, its tags here go, and its sessions here are revoked. Memberships are kept
-   * (they may be paid for); a later sign-in or registration rejoins.
+   * resource password, extra or role, its tags and extra data here go, and its sessions here are
+   * revoked. Memberships are kept (they may be paid for); a later sign-in or registration rejoins.
    */
   async removeProfile(userId: number, resourceId: number, requestId: string): Promise<MemberAccessOutcome> {
     const outcome = await this.leaveActive({ userId, resourceId, requestId }, 'removed', ACCESS_EVENTS.profileRemoved);
-    await this.deps.tags.removeInResource(userId, resourceId);
+    await Promise.all(this.deps.memberData.map((data) => data.removeMemberData(userId, resourceId)));
     return outcome;
   }
 
