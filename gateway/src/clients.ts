@@ -6,6 +6,7 @@ import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { IdentityProviderServiceService } from '@masthead/proto/identity/idp';
+import { MemberAccessServiceService } from '@masthead/proto/identity/access';
 import { ProfileServiceService } from '@masthead/proto/identity/profile';
 import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
 import { SocialIdentityServiceService } from '@masthead/proto/identity/social';
@@ -30,6 +31,8 @@ export interface ServiceClients {
   billing: ServiceClient<typeof BillingServiceService>;
   community: ServiceClient<typeof CommunityServiceService>;
   integrations: ServiceClient<typeof IntegrationsServiceService>;
+  /** Identity: suspension, profile removal (docs/adr/0071). */
+  memberAccess: ServiceClient<typeof MemberAccessServiceService>;
   /** Identity's member profile writes (served by the identity process). */
   profile: ServiceClient<typeof ProfileServiceService>;
   extraData: ServiceClient<typeof ExtraDataServiceService>;
@@ -60,6 +63,7 @@ export function createServiceClients(config: GatewayConfig, interceptors: Interc
     billing: createServiceClient(BillingServiceService, addresses.billing, options),
     community: createServiceClient(CommunityServiceService, addresses.community, options),
     integrations: createServiceClient(IntegrationsServiceService, addresses.integrations, options),
+    memberAccess: createServiceClient(MemberAccessServiceService, addresses.identity, options),
     profile: createServiceClient(ProfileServiceService, addresses.identity, options),
     extraData: createServiceClient(ExtraDataServiceService, addresses.identity, options),
     social: createServiceClient(SocialIdentityServiceService, addresses.identity, options),

@@ -1,3 +1,4 @@
+import * as access from '../handlers/access.js';
 import * as accounts from '../handlers/accounts.js';
 import * as catalog from '../handlers/catalog.js';
 import * as external from '../handlers/external.js';
@@ -46,7 +47,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   },
   { method: 'DELETE', path: '/user/pass/{id}/invite', service: 'community', access: 'member' },
   { method: 'DELETE', path: '/user/payment-sources/{source_type}/{id}', service: 'billing', access: 'member' },
-  { method: 'DELETE', path: '/user/profile', service: 'identity', access: 'member' },
+  { method: 'DELETE', path: '/user/profile', service: 'identity', access: 'member', handler: access.removeProfile },
   { method: 'DELETE', path: '/user/subscriptions/{id}', service: 'catalog', access: 'member', handler: memberships.detachMembership },
   { method: 'DELETE', path: '/user/teams/{team_id}', service: 'community', access: 'member' },
   { method: 'DELETE', path: '/user/teams/{team_id}/invites/{invite_id}', service: 'community', access: 'member' },
@@ -185,7 +186,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/user/payment-provider/cardprovider/setup-intents', service: 'billing', access: 'member' },
   { method: 'POST', path: '/user/photo', service: 'identity', access: 'member', handler: profile.uploadPhoto },
   { method: 'POST', path: '/user/social/delete', service: 'identity', access: 'member', handler: social.unlinkSocial },
-  { method: 'POST', path: '/user/suspend', service: 'identity', access: 'member' },
+  { method: 'POST', path: '/user/suspend', service: 'identity', access: 'member', handler: access.suspendMember },
   { method: 'POST', path: '/user/teams', service: 'community', access: 'member' },
   { method: 'POST', path: '/user/teams/{team_id}/invites', service: 'community', access: 'member' },
   { method: 'POST', path: '/user/teams/{team_id}/invites/{invite_id}/resend', service: 'community', access: 'member' },

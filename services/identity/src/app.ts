@@ -6,12 +6,19 @@ import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { IdentityProviderServiceService } from '@masthead/proto/identity/idp';
+import { MemberAccessServiceService } from '@masthead/proto/identity/access';
 import { ProfileServiceService } from '@masthead/proto/identity/profile';
 import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
 import { SocialIdentityServiceService } from '@masthead/proto/identity/social';
+import { AccessChanges } from './access/access-changes.js';
+import { LockPolicy } from './access/lock-policy.js';
+import { MemberAccessService } from './access/member-access.service.js';
+import { MemberSessions } from './access/member-sessions.js';
+import { RelationshipTransitions } from './access/relationship-transitions.js';
 import type { IdentityConfig } from './config.js';
 import { ExtraDataRepository } from './extra-data/extra-data.repository.js';
 import { ExtraDataService } from './extra-data/extra-data.service.js';
+import { memberAccessHandlers } from './grpc/access.handlers.js';
 import { extraDataHandlers } from './grpc/extra-data.handlers.js';
 import { identityHandlers } from './grpc/handlers.js';
 import { profileHandlers } from './grpc/profile.handlers.js';
@@ -19,6 +26,7 @@ import { socialHandlers } from './grpc/social.handlers.js';
 import { createIdpModule } from './idp/idp-module.js';
 import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
+import { TagRepository } from './profile/tag.repository.js';
 import { createRecovery } from './recovery/recovery.module.js';
 import { RelationshipRepository } from './relationships/relationship.repository.js';
 import { ResourceDirectory } from './resources/resource-directory.js';
@@ -96,7 +104,10 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     10 * 60_000,
   );
   sweep.unref();
-  const signIn = new SignInService({ users, relationships, hasher, resources, starter, throttle, logger: runtime.logger });
+  const memberSessions = new MemberSessions(runtime.db);
+  const accessChanges = new AccessChanges(new RelationshipTransitions(runtime.db), memberSessions, runtime.events, access);
+  const lockPolicy = new LockPolicy({ sessions: memberSessions, changes: accessChanges, events: runtime.events, announcer: access });
+  const signIn = new SignInService({ users, relationships, hasher, resources, starter, throttle, lockPolicy, logger: runtime.logger });
 
   const extraDataApi = extraDataHandlers(
     new ExtraDataService({ extraData, relationships, events: runtime.events, logger: runtime.logger }),
@@ -107,7 +118,16 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   });
   const social = socialHandlers({
     verifier,
-    signIn: new SocialSignInService({ verifier, links: socialLinks, users, relationships, resources, starter, logger: runtime.logger }),
+    signIn: new SocialSignInService({
+      verifier,
+      links: socialLinks,
+      users,
+      relationships,
+      resources,
+      starter,
+      lockPolicy,
+      logger: runtime.logger,
+    }),
     links: new SocialLinkService({ verifier, links: socialLinks, logger: runtime.logger }),
     profiles,
   });
@@ -156,12 +176,27 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     serviceAccountUsers: new ServiceAccountUserService(users, relationships),
     users,
   });
+  const tags = new TagRepository(runtime.db);
+  const memberAccess = new MemberAccessService({
+    relationships,
+    users,
+    changes: accessChanges,
+    memberData: [
+      { removeMemberData: (userId, resourceId) => tags.removeInResource(userId, resourceId) },
+      { removeMemberData: (userId, resourceId) => extraData.removeAll({ userId, resourceId }) },
+    ],
+  });
   return serveRuntime(
     runtime,
     config.GRPC_LISTEN,
     [
       { name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation },
       { name: 'masthead.identity.v1.IdentityProviderService', definition: IdentityProviderServiceService, implementation: idp.handlers },
+      {
+        name: 'masthead.identity.v1.MemberAccessService',
+        definition: MemberAccessServiceService,
+        implementation: memberAccessHandlers(memberAccess),
+      },
       recovery.service,
       {
         name: 'masthead.identity.v1.ProfileService',

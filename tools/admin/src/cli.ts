@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ServiceAccountStatus, type ServiceAccount } from '@masthead/proto/accounts';
+import { relationshipStatusToJSON, type RelationshipStatus } from '@masthead/proto/identity';
 import { adminClients, type AdminClients } from './clients.js';
 import { loadFixture, parseFixture } from './fixture.js';
 
@@ -27,6 +28,9 @@ Commands:
   revoke-service-account --id N         the key stops working for good
   suspend-service-account --id N        the key answers 401 until resumed
   resume-service-account --id N
+  restore-member-access --resource-id N (--user-id N | --email E)
+                                        lifts a lock (lock policy) or a suspension of the member
+                                        in that resource; other resources are untouched
   issue-login-token --resource-id N --email E [--ttl-seconds S]
                                         a single-use login token for a member (GET /auth/external/{token});
                                         shown once, stored only as a hash, valid EXTERNAL_LOGIN_TTL_SECONDS at most
@@ -69,6 +73,10 @@ const showServiceAccount = (account: ServiceAccount | undefined) =>
     revoked_at: account.revokedAt ?? null,
     request_count: account.requestCount,
   };
+
+/** `RELATIONSHIP_STATUS_LOCKED` → `locked`. */
+const relationshipLabel = (status: RelationshipStatus): string =>
+  relationshipStatusToJSON(status).replace('RELATIONSHIP_STATUS_', '').toLowerCase();
 
 const COMMANDS: Record<string, (clients: AdminClients, values: Values, positionals: string[]) => Promise<unknown>> = {
   'load-fixture': async (clients, values, [file]) => {
@@ -152,6 +160,22 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
         status: ServiceAccountStatus.SERVICE_ACCOUNT_STATUS_ACTIVE,
       }),
     ),
+  'restore-member-access': async (clients, values) => {
+    const userId = optional(values, 'user-id');
+    const email = optional(values, 'email') ?? '';
+    if (userId === undefined && !email) throw new UsageError('--user-id or --email is required');
+    const change = await clients.memberAccess.restoreMemberAccess({
+      resourceId: integer(values, 'resource-id'),
+      userId: userId === undefined ? 0 : integer(values, 'user-id'),
+      email,
+    });
+    return {
+      user_id: change.userId,
+      resource_id: change.resourceId,
+      previous_status: relationshipLabel(change.previousStatus),
+      status: 'active',
+    };
+  },
   'issue-login-token': async (clients, values) => {
     const ttl = optional(values, 'ttl-seconds');
     const issued = await clients.recovery.issueExternalLoginToken({

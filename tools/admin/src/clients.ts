@@ -3,12 +3,14 @@ import { createServiceClient, type ServiceClient } from '@masthead/core/grpc';
 import { AccountsServiceService } from '@masthead/proto/accounts';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { IdentityServiceService } from '@masthead/proto/identity';
+import { MemberAccessServiceService } from '@masthead/proto/identity/access';
 import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
 
 export interface AdminClients {
   accounts: ServiceClient<typeof AccountsServiceService>;
   identity: ServiceClient<typeof IdentityServiceService>;
   catalog: ServiceClient<typeof CatalogServiceService>;
+  memberAccess: ServiceClient<typeof MemberAccessServiceService>;
   recovery: ServiceClient<typeof AccountRecoveryServiceService>;
   close(): void;
 }
@@ -28,6 +30,7 @@ export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients
     accounts: createServiceClient(AccountsServiceService, config.ACCOUNTS_ADDR, options),
     identity: createServiceClient(IdentityServiceService, config.IDENTITY_ADDR, options),
     catalog: createServiceClient(CatalogServiceService, config.CATALOG_ADDR, options),
+    memberAccess: createServiceClient(MemberAccessServiceService, config.IDENTITY_ADDR, options),
     recovery: createServiceClient(AccountRecoveryServiceService, config.IDENTITY_ADDR, options),
   };
   return { ...clients, close: () => Object.values(clients).forEach((client) => client.close()) };

@@ -68,6 +68,11 @@ export class ExtraDataRepository {
     }
   }
 
+  /** Deletes every row of the member in the resource (profile removal, docs/adr/0071). */
+  async removeAll(scope: ExtraDataScope): Promise<void> {
+    await this.model.deleteMany(scopeFilter(scope)).exec();
+  }
+
   /** Deletes a field's row; null when there was none. */
   remove(scope: ExtraDataScope, field: FieldKey): Promise<ExtraDataRecord | null> {
     return this.model.findOneAndDelete(fieldFilter(scope, field)).lean<ExtraDataRecord>().exec();

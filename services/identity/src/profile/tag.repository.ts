@@ -45,6 +45,11 @@ export class TagRepository {
     return rows.map((row) => row.slug);
   }
 
+  /** Drops the user's tags in one resource (profile removal, docs/adr/0071); other resources keep theirs. */
+  async removeInResource(userId: number, resourceId: number): Promise<void> {
+    await this.model.deleteMany({ user_id: userId, resource_id: resourceId }).exec();
+  }
+
   /**
    * The spec's replacement: every tag of the user in every resource goes, then the resource's
    * new list is written. Two writes, not atomic: a crash between them leaves no tags (ADR 0060).

@@ -1,5 +1,6 @@
 import type { Resource } from '@masthead/proto/accounts';
 import type { SignInResponse } from '@masthead/proto/identity';
+import { isMemberRelationship } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { RelationshipRecord } from '../relationships/relationship.schema.js';
 import { toSessionResult } from '../signin/session-result.js';
@@ -36,7 +37,8 @@ export class RecoveredSession {
     relationship: RelationshipRecord | null,
     context: SessionContext,
   ): Promise<SignInResponse> {
-    if (!relationship) await this.deps.starter.join(resource, user._id, context.requestId);
+    // A removed relationship (the member left, docs/adr/0071) rejoins like a new one.
+    if (!isMemberRelationship(relationship)) await this.deps.starter.join(resource, user._id, context.requestId);
     const started = await this.deps.starter.start(user._id, resource, TOKEN_DELIVERY, context, 'user_login');
     return toSessionResult({ user, ...started }, this.deps.profiles, context.requestId);
   }

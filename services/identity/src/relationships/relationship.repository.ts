@@ -33,7 +33,8 @@ export class RelationshipRepository {
 
   /**
    * Attaches the user to the resource unless a relationship exists. The natural `_id` makes
-   * two concurrent attaches safe: the second insert fails and the existing record wins.
+   * two concurrent attaches safe: the second insert fails and the existing record wins. A removed
+   * relationship (the member left, docs/adr/0071) counts as none: it becomes active again.
    */
   async attach(resourceId: number, userId: number, role: ResourceRole = 'user'): Promise<{ record: RelationshipRecord; created: boolean }> {
     const now = new Date();
@@ -55,8 +56,18 @@ export class RelationshipRepository {
       if (!isDuplicateKey(error)) throw error;
       const existing = await this.find(resourceId, userId);
       if (!existing) throw error;
+      if (existing.status === 'removed' && (await this.rejoin(record))) return { record, created: true };
       return { record: existing, created: false };
     }
+  }
+
+  /** Turns a removed relationship into the fresh one given; false when it is not removed. */
+  private async rejoin(fresh: RelationshipRecord): Promise<boolean> {
+    const { status, role, password_hash, extra, updated_at } = fresh;
+    const result = await this.model
+      .updateOne({ _id: fresh._id, status: 'removed' }, { $set: { status, role, password_hash, extra, updated_at } })
+      .exec();
+    return result.modifiedCount === 1;
   }
 
   async setRole(resourceId: number, userId: number, role: ResourceRole): Promise<void> {

@@ -1,7 +1,18 @@
 import type { EventPublisher } from '@masthead/core/events';
 
 /** Why a member's access changed; carried in the event for operators reading the stream. */
-export type AccessChangeReason = 'logout' | 'compromised' | 'member_updated' | 'password_changed' | 'profile_updated';
+export type AccessChangeReason =
+  | 'logout'
+  | 'compromised'
+  | 'member_updated'
+  | 'password_changed'
+  | 'profile_updated'
+  // Relationship-state changes and the lock policy (docs/adr/0070, 0071).
+  | 'suspended'
+  | 'locked'
+  | 'profile_removed'
+  | 'restored'
+  | 'sessions_revoked';
 
 /**
  * Announces `member_access_changed`: the gateways cache session checks briefly (ADR 0042) and

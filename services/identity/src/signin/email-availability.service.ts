@@ -1,4 +1,5 @@
 import { httpError } from '@masthead/core/errors';
+import { isMemberRelationship } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { AddressLimiter } from '../throttling/address-limiter.js';
 import type { UserRepository } from '../users/user.repository.js';
@@ -23,7 +24,7 @@ export class EmailAvailabilityService {
     const email = normalizeEmail(rawEmail);
     if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
     const user = await this.deps.users.findCredentialsByEmail(email);
-    if (user && (await this.deps.relationships.find(resourceId, user._id))) {
+    if (user && isMemberRelationship(await this.deps.relationships.find(resourceId, user._id))) {
       throw httpError(409, 'user_exists', 'A member with this email already exists');
     }
   }

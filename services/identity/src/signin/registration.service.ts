@@ -4,6 +4,7 @@ import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { CodeMailer } from '../recovery/code-mailer.js';
 import type { AddressLimiter } from '../throttling/address-limiter.js';
 import { assertAcceptablePassword } from '../passwords/password-policy.js';
+import { isMemberRelationship } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { UserRecord } from '../users/user.schema.js';
 import { EMPTY_PROFILE, type UserRepository } from '../users/user.repository.js';
@@ -70,7 +71,7 @@ export class RegistrationService {
   }
 
   private async joinExisting(user: UserRecord, resource: Resource, password: string): Promise<UserRecord> {
-    if (await this.deps.relationships.find(resource.id, user._id)) throw userExists();
+    if (isMemberRelationship(await this.deps.relationships.find(resource.id, user._id))) throw userExists();
     const valid = user.password_hash ? (await this.deps.hasher.verify(user.password_hash, password)).valid : false;
     if (!valid || !user.active) throw userExists();
     return user;

@@ -1,6 +1,8 @@
 import { httpError } from '@masthead/core/errors';
 import type { Logger } from '@masthead/core/logging';
+import type { LockPolicy } from '../access/lock-policy.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
+import { isMemberRelationship } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { RelationshipRecord } from '../relationships/relationship.schema.js';
 import type { ResourceDirectory } from '../resources/resource-directory.js';
@@ -23,6 +25,7 @@ interface SignInDeps {
   resources: ResourceDirectory;
   starter: SessionStarter;
   throttle: SignInThrottle;
+  lockPolicy: LockPolicy;
   logger: Logger;
 }
 
@@ -57,8 +60,13 @@ export class SignInService {
     if (hasFailures) await this.deps.throttle.reset(command.email);
     if (needsRehash) await this.rehash(user, relationship, command.password);
 
-    if (resource && !relationship) await this.deps.starter.join(resource, user._id, context.requestId);
-    return { user, ...(await this.deps.starter.start(user._id, resource, command, context, 'user_login')) };
+    const member = isMemberRelationship(relationship);
+    // The resource's lock policy may lock the relationship now (docs/adr/0070): refused alike.
+    if (resource && member && !(await this.deps.lockPolicy.admit(resource, user._id, context))) throw authorizationFail();
+    if (resource && !member) await this.deps.starter.join(resource, user._id, context.requestId);
+    const started = await this.deps.starter.start(user._id, resource, command, context, 'user_login');
+    if (resource) await this.deps.lockPolicy.trimDevices(resource, user._id, context.requestId);
+    return { user, ...started };
   }
 
   /** Stores a hash with the current parameters; a failure here must not fail the sign-in. */

@@ -1,5 +1,7 @@
 import { httpError } from '@masthead/core/errors';
 import type { Logger } from '@masthead/core/logging';
+import type { LockPolicy } from '../access/lock-policy.js';
+import { isMemberRelationship } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { ResourceDirectory } from '../resources/resource-directory.js';
 import type { SessionContext, SessionStarter } from '../signin/session-starter.js';
@@ -24,6 +26,7 @@ interface SocialSignInDeps {
   relationships: RelationshipRepository;
   resources: ResourceDirectory;
   starter: SessionStarter;
+  lockPolicy: LockPolicy;
   logger: Logger;
 }
 
@@ -48,8 +51,12 @@ export class SocialSignInService {
     const relationship = user ? await this.deps.relationships.find(resource.id, user._id) : null;
     if (!user || !user.active || (relationship && BLOCKED_STATES.has(relationship.status))) throw socialSignInFail();
 
-    if (!relationship) await this.deps.starter.join(resource, user._id, context.requestId);
+    // As at POST /authorization: the resource's lock policy (docs/adr/0070); a removed relationship rejoins.
+    const member = isMemberRelationship(relationship);
+    if (member && !(await this.deps.lockPolicy.admit(resource, user._id, context))) throw socialSignInFail();
+    if (!member) await this.deps.starter.join(resource, user._id, context.requestId);
     const started = await this.deps.starter.start(user._id, resource, delivery, context, 'user_login');
+    await this.deps.lockPolicy.trimDevices(resource, user._id, context.requestId);
     // The session result shows no credentials; this user record is read without them.
     return { user: { ...user, password_hash: null }, ...started };
   }

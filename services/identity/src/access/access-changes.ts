@@ -1,0 +1,61 @@
+import type { EventPublisher } from '@masthead/core/events';
+import type { RelationshipState } from '../relationships/relationship.schema.js';
+import type { AccessAnnouncer, AccessChangeReason } from '../sessions/access-announcer.js';
+import type { MemberSessions } from './member-sessions.js';
+import type { RelationshipTransitions } from './relationship-transitions.js';
+
+export interface AccessChange {
+  userId: number;
+  resourceId: number;
+  /** The request that caused the change; events carry it so that a change can be traced. */
+  requestId: string;
+  from: readonly RelationshipState[];
+  to: RelationshipState;
+  /** Event name (ACCESS_EVENTS) published when the move happened. */
+  event: string;
+  /** Extra event payload (labels and IDs only). */
+  details?: Record<string, unknown>;
+  /** Revoke the member's sessions in the resource: every change away from `active` does. */
+  revokeSessions: boolean;
+}
+
+/** What a change did (`apply` answers null when the relationship was in none of the `from` states). */
+export interface AppliedChange {
+  revokedSessionIds: number[];
+}
+
+/** What the gateways' session-check caches are told (ADR 0042), by the state moved to. */
+const ANNOUNCED_REASONS: Record<RelationshipState, AccessChangeReason> = {
+  active: 'restored',
+  locked: 'locked',
+  suspended: 'suspended',
+  removed: 'profile_removed',
+};
+
+/**
+ * One relationship change as every path makes it: the guarded state move, then the member's
+ * sessions in that resource revoked (their refresh records deleted), then the announcement that
+ * drops the member's cached session checks in every gateway (ADR 0042), then the event. Sessions
+ * of the member's other resources are never touched.
+ */
+export class AccessChanges {
+  constructor(
+    private readonly transitions: RelationshipTransitions,
+    private readonly sessions: MemberSessions,
+    private readonly events: EventPublisher,
+    private readonly announcer: AccessAnnouncer,
+  ) {}
+
+  async apply(change: AccessChange): Promise<AppliedChange | null> {
+    const { userId, resourceId } = change;
+    if (!(await this.transitions.move(resourceId, userId, change.from, change.to))) return null;
+    const revokedSessionIds = change.revokeSessions ? await this.sessions.revokeAll(userId, resourceId) : [];
+    await this.announcer.memberChanged(userId, resourceId, ANNOUNCED_REASONS[change.to]);
+    await this.events.publish({
+      name: change.event,
+      resourceId,
+      payload: { user_id: userId, ...change.details, revoked_session_ids: revokedSessionIds, request_id: change.requestId },
+    });
+    return { revokedSessionIds };
+  }
+}

@@ -1,0 +1,107 @@
+import { httpError } from '@masthead/core/errors';
+import type { RelationshipRepository } from '../relationships/relationship.repository.js';
+import type { RelationshipState } from '../relationships/relationship.schema.js';
+import type { UserRepository } from '../users/user.repository.js';
+import type { AccessChanges } from './access-changes.js';
+import { ACCESS_EVENTS } from './access-events.js';
+
+/** A relationship change as the caller sees it. */
+export interface MemberAccessOutcome {
+  userId: number;
+  resourceId: number;
+  previousStatus: RelationshipState;
+  status: RelationshipState;
+  revokedSessionIds: number[];
+}
+
+/** Data of one member in one resource, owned by another domain of identity. */
+export interface ResourceScopedData {
+  removeMemberData(userId: number, resourceId: number): Promise<void>;
+}
+
+/** The member, by ID or by email (operators name members by email). */
+export interface MemberRef {
+  userId: number;
+  email: string;
+}
+
+interface ChangeTarget {
+  userId: number;
+  resourceId: number;
+  requestId: string;
+}
+
+interface MemberAccessDeps {
+  relationships: RelationshipRepository;
+  users: UserRepository;
+  changes: AccessChanges;
+  /** What leaves with the profile besides the relationship's own fields (tags, extra data). */
+  memberData: ResourceScopedData[];
+}
+
+const noRelationship = () => httpError(403, 'user_resource_not_exist', 'The member has no profile in this resource');
+// The gateway's shared checks answer the same when the relationship is blocked before the call.
+const accessFail = () => httpError(401, 'auth_access_fail', 'Account is inactive or its access to this resource is locked');
+const memberNotFound = () => httpError(404, 'user_not_exist', 'No such member in this resource');
+
+/**
+ * The member's own relationship changes (`POST /user/suspend`, `DELETE /user/profile`) and the
+ * operator's restore (docs/adr/0071). Each concerns one resource only.
+ */
+export class MemberAccessService {
+  constructor(private readonly deps: MemberAccessDeps) {}
+
+  /** Suspends the member here and revokes its sessions here; an operator restores it. */
+  suspend(userId: number, resourceId: number, requestId: string): Promise<MemberAccessOutcome> {
+    return this.leaveActive({ userId, resourceId, requestId }, 'suspended', ACCESS_EVENTS.suspended);
+  }
+
+  /**
+   * Removes the member's profile here: the relationship becomes a `removed` tombstone without
+   * resource password, extra or role, its tags and extra data here go, and its sessions here are
+   * revoked. Memberships are kept (they may be paid for); a later sign-in or registration rejoins.
+   */
+  async removeProfile(userId: number, resourceId: number, requestId: string): Promise<MemberAccessOutcome> {
+    const outcome = await this.leaveActive({ userId, resourceId, requestId }, 'removed', ACCESS_EVENTS.profileRemoved);
+    await Promise.all(this.deps.memberData.map((data) => data.removeMemberData(userId, resourceId)));
+    return outcome;
+  }
+
+  /** Operator: a locked or suspended relationship becomes active again. */
+  async restore(resourceId: number, member: MemberRef, requestId: string): Promise<MemberAccessOutcome> {
+    const userId = member.userId || (await this.userIdByEmail(member.email));
+    const relationship = userId ? await this.deps.relationships.find(resourceId, userId) : null;
+    if (!relationship || relationship.status === 'removed') throw memberNotFound();
+    const previousStatus = relationship.status;
+    if (previousStatus !== 'locked' && previousStatus !== 'suspended') {
+      throw httpError(409, 'relationship_not_blocked', `The member's relationship is ${previousStatus}, not locked or suspended`);
+    }
+    const applied = await this.deps.changes.apply({
+      userId,
+      resourceId,
+      requestId,
+      from: [previousStatus],
+      to: 'active',
+      event: ACCESS_EVENTS.restored,
+      details: { previous_status: previousStatus },
+      revokeSessions: false,
+    });
+    if (!applied) throw httpError(409, 'relationship_not_blocked', "The member's relationship changed meanwhile; read it again");
+    return { userId, resourceId, previousStatus, status: 'active', revokedSessionIds: [] };
+  }
+
+  private async leaveActive(target: ChangeTarget, to: RelationshipState, event: string): Promise<MemberAccessOutcome> {
+    const { userId, resourceId } = target;
+    const relationship = await this.deps.relationships.find(resourceId, userId);
+    if (!relationship || relationship.status === 'removed') throw noRelationship();
+    const applied = await this.deps.changes.apply({ ...target, from: ['active'], to, event, revokeSessions: true });
+    if (!applied) throw accessFail();
+    return { userId, resourceId, previousStatus: 'active', status: to, revokedSessionIds: applied.revokedSessionIds };
+  }
+
+  private async userIdByEmail(email: string): Promise<number> {
+    const normalized = email.trim().toLowerCase();
+    // Only the ID is used; the credentials this read returns go no further.
+    return normalized ? ((await this.deps.users.findCredentialsByEmail(normalized))?._id ?? 0) : 0;
+  }
+}

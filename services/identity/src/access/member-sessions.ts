@@ -1,0 +1,56 @@
+import type { Connection } from 'mongoose';
+import { sessionModels, type SessionModels, type SessionRecord } from '../sessions/session.schema.js';
+
+/**
+ * The sessions of one member in one resource, as the lock policy and the relationship changes
+ * see them. Reads use the `{user_id, resource_id}` index of the sessions collection.
+ */
+export class MemberSessions {
+  private readonly models: SessionModels;
+
+  constructor(db: Connection) {
+    this.models = sessionModels(db);
+  }
+
+  /** Sessions still usable (not revoked, not compromised, not expired), oldest first. */
+  live(userId: number, resourceId: number): Promise<SessionRecord[]> {
+    return this.models.sessions
+      .find({ user_id: userId, resource_id: resourceId, revoked_at: null, compromised_at: null, expires_at: { $gt: new Date() } })
+      .sort({ _id: 1 })
+      .lean<SessionRecord[]>()
+      .exec();
+  }
+
+  /**
+   * Compromised sessions the policy has not handled yet. Handling one revokes it, so that one
+   * replay triggers the policy once and an operator's restore is not undone at the next sign-in.
+   */
+  async hasUnhandledCompromise(userId: number, resourceId: number): Promise<boolean> {
+    const found = await this.models.sessions
+      .findOne({ user_id: userId, resource_id: resourceId, revoked_at: null, compromised_at: { $ne: null } }, { _id: 1 })
+      .lean()
+      .exec();
+    return found !== null;
+  }
+
+  /**
+   * Revokes every session of the member in the resource that is not revoked yet (compromised ones
+   * included) and deletes their refresh records; returns the revoked IDs, ascending.
+   */
+  async revokeAll(userId: number, resourceId: number): Promise<number[]> {
+    const open = await this.models.sessions
+      .find({ user_id: userId, resource_id: resourceId, revoked_at: null }, { _id: 1 })
+      .sort({ _id: 1 })
+      .lean<Array<Pick<SessionRecord, '_id'>>>()
+      .exec();
+    return this.revoke(open.map((session) => session._id));
+  }
+
+  /** Revokes the given sessions and deletes their refresh records; returns the IDs. */
+  async revoke(sessionIds: number[]): Promise<number[]> {
+    if (sessionIds.length === 0) return [];
+    await this.models.sessions.updateMany({ _id: { $in: sessionIds }, revoked_at: null }, { $set: { revoked_at: new Date() } }).exec();
+    await this.models.refreshTokens.deleteMany({ session_id: { $in: sessionIds } }).exec();
+    return sessionIds;
+  }
+}
