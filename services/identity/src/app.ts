@@ -147,6 +147,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     throttle,
     limiter,
     profiles,
+    access,
   });
   const implementation = identityHandlers({
     emailAvailability: new EmailAvailabilityService({

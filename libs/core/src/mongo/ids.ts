@@ -7,7 +7,9 @@ const MAX_ATTEMPTS = 50;
 type Counters = Collection<{ _id: string; seq: number }>;
 
 /** A MongoDB duplicate-key error (E11000): a unique index refused the write. */
-export const isDuplicateKey = (error: unknown): boolean => (error as { code?: number })?.code === 11000;
+/** MongoDB reports E11000; FerretDB's SQLite backend reports an update's violation as code 1. */
+export const isDuplicateKey = (error: unknown): boolean =>
+  (error as { code?: number })?.code === 11000 || /E11000|UNIQUE constraint failed/.test((error as Error)?.message ?? '');
 
 /** Per connection and collection, the tail of the queue of pending proposals. */
 const proposalQueues = new WeakMap<Connection, Map<string, Promise<unknown>>>();

@@ -1,4 +1,4 @@
-import { insertWithNextId } from '@masthead/core/mongo';
+import { insertWithNextId, isDuplicateKey } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import { extraDataModel, type ExtraDataRecord } from './extra-data.schema.js';
 
@@ -13,7 +13,6 @@ export interface FieldKey {
   fieldKey: string;
 }
 
-const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
 /** Enough for one parallel writer of the same field to win the insert and us to update after it. */
 const MAX_UPSERT_ATTEMPTS = 3;
 

@@ -1,3 +1,4 @@
+import { isDuplicateKey } from '@masthead/core/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /** One claimed nick name: the case-folded key is the `_id`, so uniqueness is the primary key. */
@@ -15,8 +16,6 @@ const claimSchema = new Schema<NickNameClaim>(
   },
   { collection: 'nick_names', versionKey: false },
 );
-
-const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
 
 /**
  * Nick-name uniqueness without a unique index on users (most users have none, and partial

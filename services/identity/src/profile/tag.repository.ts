@@ -1,3 +1,4 @@
+import { isDuplicateKey } from '@masthead/core/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /** One tag of a member in one resource; the tag is its slug (docs/adr/0060). */
@@ -25,8 +26,6 @@ const userTagSchema = new Schema<UserTagRecord>(
 );
 // Serves "tags of a user" (replacement across resources, GET /user/tags).
 userTagSchema.index({ user_id: 1, resource_id: 1 });
-
-const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
 
 export class TagRepository {
   private readonly model: Model<UserTagRecord>;

@@ -1,4 +1,6 @@
+import { isDuplicateKey } from '@masthead/core/mongo';
 import { httpError } from '@masthead/core/errors';
+import type { AccessAnnouncer } from '../sessions/access-announcer.js';
 import type { UserRepository } from '../users/user.repository.js';
 import { codeFailed, invalidCode } from './code-errors.js';
 import type { MemberCodes } from './member-codes.js';
@@ -8,11 +10,9 @@ interface EmailConfirmationDeps {
   users: UserRepository;
   codes: MemberCodes;
   limits: RecoveryLimits;
+  access: AccessAnnouncer;
 }
 
-/** MongoDB reports E11000; FerretDB's SQLite backend reports an update's violation as code 1. */
-const isDuplicateKey = (error: unknown) =>
-  (error as { code?: number })?.code === 11000 || /E11000|UNIQUE constraint failed/.test((error as Error)?.message ?? '');
 const userExists = () => httpError(409, 'user_exists', 'A member with this email already exists');
 
 /**
@@ -35,6 +35,7 @@ export class EmailConfirmationService {
       // The account moved to another address since the code was sent: it proves nothing now.
       if (user.email !== record.email) throw codeFailed();
       await this.deps.users.update(user._id, { email_confirmed: true });
+      await this.deps.access.memberChanged(user._id, null, 'member_updated');
       return record.email;
     }
     // Another account may have taken the address since the change was requested.
@@ -46,6 +47,8 @@ export class EmailConfirmationService {
       if (isDuplicateKey(error)) throw userExists();
       throw error;
     }
+    // The user projection the gateways cached with the member's sessions carries the old address.
+    await this.deps.access.memberChanged(user._id, null, 'member_updated');
     return record.email;
   }
 }

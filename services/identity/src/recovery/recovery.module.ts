@@ -16,6 +16,7 @@ import { BackgroundWork } from './background-work.js';
 import { CodeMailer } from './code-mailer.js';
 import { CodeRequestService } from './code-requests.service.js';
 import { EmailChangeService } from './email-change.service.js';
+import type { AccessAnnouncer } from '../sessions/access-announcer.js';
 import { EmailConfirmationService } from './email-confirmation.service.js';
 import { ExternalLoginService } from './external-login.service.js';
 import { MemberCodeRepository } from './member-code.repository.js';
@@ -40,6 +41,7 @@ export interface RecoveryDeps {
   throttle: SignInThrottle;
   limiter: AddressLimiter;
   profiles: ProfileService;
+  access: AccessAnnouncer;
 }
 
 export interface Recovery {
@@ -68,7 +70,7 @@ export async function createRecovery(deps: RecoveryDeps): Promise<Recovery> {
   const implementation = recoveryHandlers({
     resources: deps.resources,
     codeRequests: new CodeRequestService({ users, relationships, mailer, limits, background }),
-    emailConfirmation: new EmailConfirmationService({ users, codes, limits }),
+    emailConfirmation: new EmailConfirmationService({ users, codes, limits, access: deps.access }),
     passwordReset: new PasswordResetService({
       users,
       relationships,

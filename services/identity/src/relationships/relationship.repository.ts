@@ -1,7 +1,6 @@
+import { isDuplicateKey } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import { relationshipKey, relationshipModel, type RelationshipRecord, type ResourceRole } from './relationship.schema.js';
-
-const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
 
 export class RelationshipRepository {
   private readonly model: Model<RelationshipRecord>;

@@ -1,4 +1,4 @@
-import { insertWithNextId } from '@masthead/core/mongo';
+import { insertWithNextId, isDuplicateKey } from '@masthead/core/mongo';
 import type { Connection } from 'mongoose';
 import {
   sessionModels,
@@ -8,8 +8,6 @@ import {
   type SessionRecord,
   type SessionTokenRecord,
 } from './session.schema.js';
-
-const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
 
 export type NewSession = Omit<SessionRecord, '_id' | 'created_at' | 'revoked_at' | 'compromised_at'>;
 

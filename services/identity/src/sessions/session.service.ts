@@ -103,8 +103,9 @@ export class SessionService {
   }
 
   /** After a password reset: every session of the user ends and no refresh record survives. */
-  revokeAllOfUser(userId: number): Promise<void> {
-    return this.repository.revokeAllOfUser(userId);
+  async revokeAllOfUser(userId: number): Promise<void> {
+    await this.repository.revokeAllOfUser(userId);
+    await this.access.memberChanged(userId, null, 'sessions_revoked');
   }
 
   /** Resolves a presented token; never throws for a bad token, the caller decides. */

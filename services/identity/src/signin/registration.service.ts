@@ -1,3 +1,4 @@
+import { isDuplicateKey } from '@masthead/core/mongo';
 import { fieldError, httpError } from '@masthead/core/errors';
 import type { Resource } from '@masthead/proto/accounts';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
@@ -30,7 +31,6 @@ interface RegistrationDeps {
   mailer?: CodeMailer;
 }
 
-const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
 const userExists = () => httpError(409, 'user_exists', 'A member with this email already exists');
 /** Profile text fields are short labels; 255 keeps a request from storing a novel. */
 const MAX_NAME_LENGTH = 255;

@@ -1,8 +1,7 @@
+import { isDuplicateKey } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import type { VerifiedIdentity } from './id-token-verifier.js';
 import { socialLinkKey, socialLinkModel, type SocialLinkRecord } from './social-link.schema.js';
-
-const isDuplicateKey = (error: unknown) => (error as { code?: number })?.code === 11000;
 
 export class SocialLinkRepository {
   private readonly model: Model<SocialLinkRecord>;
