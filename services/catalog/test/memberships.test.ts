@@ -27,6 +27,31 @@ async function catalogWith(period = '14 days', pricing: { private?: boolean; act
 const membershipEvents = (events: DomainEvent[], resourceId: number) =>
   events.filter((event) => event.name === 'membership_created' && event.resource_id === resourceId);
 
+/** A membership row written straight to the database, as a path without claims (or another replica) would. */
+function insertMembershipRow(row: {
+  id: number;
+  userId: number;
+  resourceId: number;
+  plan: { id: number };
+  pricing: { id: number };
+  now: Date;
+}) {
+  return harness.db.collection('memberships').insertOne({
+    _id: row.id,
+    user_id: row.userId,
+    resource_id: row.resourceId,
+    plan_id: row.plan.id,
+    pricing_id: row.pricing.id,
+    active: true,
+    autorenew: false,
+    is_team_subscription: false,
+    start_date: row.now,
+    end_date: null,
+    created_at: row.now,
+    updated_at: row.now,
+  } as never);
+}
+
 const attach = (resourceId: number, userId: number, pricingId: number, singleSubscription = false) =>
   harness.client.attachDefaultMembership({ resourceId, userId, pricingId, singleSubscription }).then((response) => response.attached);
 
@@ -139,20 +164,7 @@ describe('AttachDefaultMembership', () => {
     const { resourceId, plan, pricing } = await catalogWith('1 month');
     const [heldWithoutClaim, beingAttached] = [newUserId(), newUserId()];
     const now = new Date();
-    await harness.db.collection('memberships').insertOne({
-      _id: 9_000_000 + heldWithoutClaim,
-      user_id: heldWithoutClaim,
-      resource_id: resourceId,
-      plan_id: plan.id,
-      pricing_id: pricing.id,
-      active: true,
-      autorenew: false,
-      is_team_subscription: false,
-      start_date: now,
-      end_date: null,
-      created_at: now,
-      updated_at: now,
-    } as never);
+    await insertMembershipRow({ id: 9_000_000 + heldWithoutClaim, userId: heldWithoutClaim, resourceId, plan, pricing, now });
     await harness.db.collection('membership_claims').insertOne({
       _id: `${resourceId}:${beingAttached}:${pricing.id}`,
       token: 'running',
@@ -321,20 +333,7 @@ describe('cached membership lists (ADR 0043)', () => {
     expect((await list(resourceId, userId)).items).toEqual([]);
     // Another replica's write: this replica only learns of it through the event.
     const now = new Date();
-    await harness.db.collection('memberships').insertOne({
-      _id: 8_000_000 + userId,
-      user_id: userId,
-      resource_id: resourceId,
-      plan_id: plan.id,
-      pricing_id: pricing.id,
-      active: true,
-      autorenew: false,
-      is_team_subscription: false,
-      start_date: now,
-      end_date: null,
-      created_at: now,
-      updated_at: now,
-    } as never);
+    await insertMembershipRow({ id: 8_000_000 + userId, userId, resourceId, plan, pricing, now });
     expect((await list(resourceId, userId)).items).toEqual([]);
 
     const nats = await connect({ servers: harness.infra.natsUrl });

@@ -1,6 +1,7 @@
+import { sessionContextOf } from './session-context.js';
 import { httpError } from '@masthead/core/errors';
 import type { AsyncImplementation } from '@masthead/core/grpc';
-import type { IdentityServiceService, RegisterRequest, SignInRequest } from '@masthead/proto/identity';
+import type { IdentityServiceService } from '@masthead/proto/identity';
 import type { MemberAdminService } from '../members/member-admin.service.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { Authenticator } from '../sessions/authenticator.js';
@@ -11,7 +12,6 @@ import type { RefreshService } from '../signin/refresh.service.js';
 import type { RegistrationService } from '../signin/registration.service.js';
 import type { ResourceDirectory } from '../resources/resource-directory.js';
 import { toSessionResult } from '../signin/session-result.js';
-import type { SessionContext } from '../signin/session-starter.js';
 import { parseSignIn } from '../signin/sign-in.command.js';
 import type { SignInService } from '../signin/sign-in.service.js';
 import type { ProfileService } from '../users/profile.service.js';
@@ -35,17 +35,6 @@ interface Deps {
   users: UserRepository;
 }
 
-const orNull = (value: string) => value || null;
-
-/** Request metadata a session records, from a sign-in or registration request. */
-const contextOf = (request: SignInRequest | RegisterRequest, requestId: string): SessionContext => ({
-  requestId,
-  guestSession: orNull(request.guestSession),
-  sourceType: orNull(request.sourceType),
-  ip: orNull(request.ip),
-  userAgent: orNull(request.userAgent),
-});
-
 export function identityHandlers({
   emailAvailability,
   registration,
@@ -65,7 +54,7 @@ export function identityHandlers({
     authenticate: ({ token, resourceId }) => authenticator.authenticate(token, resourceId),
 
     signIn: async (request, { requestId }) => {
-      const outcome = await signIn.signIn(parseSignIn(request), contextOf(request, requestId));
+      const outcome = await signIn.signIn(parseSignIn(request), sessionContextOf(request, requestId));
       return toSessionResult(outcome, profiles, requestId);
     },
 
@@ -77,7 +66,7 @@ export function identityHandlers({
         firstName: request.firstName ?? null,
         lastName: request.lastName ?? null,
       };
-      const outcome = await registration.register(command, resource, contextOf(request, requestId));
+      const outcome = await registration.register(command, resource, sessionContextOf(request, requestId));
       return toSessionResult(outcome, profiles, requestId);
     },
 

@@ -1,3 +1,4 @@
+import { sessionContextOf } from './session-context.js';
 import { httpError } from '@masthead/core/errors';
 import type { AsyncImplementation } from '@masthead/core/grpc';
 import type { IdentityProviderServiceService } from '@masthead/proto/identity/idp';
@@ -26,7 +27,6 @@ interface IdpDeps {
   docstoreUsers: DocstoreUserService;
 }
 
-const orNull = (value: string) => value || null;
 /** Names longer than this are not names (same cap as POST /registration). */
 const MAX_NAME_LENGTH = 255;
 const nameOf = (value: string | undefined) => (value ? value.slice(0, MAX_NAME_LENGTH) : null);
@@ -37,13 +37,7 @@ export function idpHandlers(deps: IdpDeps): AsyncImplementation<typeof IdentityP
   return {
     exchangeToken: async (request, { requestId }) => {
       const resource = await resources.get(request.resourceId, requestId);
-      const context = {
-        requestId,
-        guestSession: orNull(request.guestSession),
-        sourceType: orNull(request.sourceType),
-        ip: orNull(request.ip),
-        userAgent: orNull(request.userAgent),
-      };
+      const context = sessionContextOf(request, requestId);
       const command = { idToken: request.idpToken, invite: request.invite, createMember: request.createMember };
       return deps.exchange.exchange(command, resource, context);
     },

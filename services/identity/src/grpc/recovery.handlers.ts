@@ -1,12 +1,12 @@
+import { sessionContextOf } from './session-context.js';
 import type { AsyncImplementation } from '@masthead/core/grpc';
-import type { AccountRecoveryServiceService, ClientInfo } from '@masthead/proto/identity/recovery';
+import type { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
 import type { CodeRequestService } from '../recovery/code-requests.service.js';
 import type { EmailChangeService } from '../recovery/email-change.service.js';
 import type { EmailConfirmationService } from '../recovery/email-confirmation.service.js';
 import type { ExternalLoginService } from '../recovery/external-login.service.js';
 import type { PasswordResetService } from '../recovery/password-reset.service.js';
 import type { ResourceDirectory } from '../resources/resource-directory.js';
-import type { SessionContext } from '../signin/session-starter.js';
 
 interface RecoveryHandlerDeps {
   resources: ResourceDirectory;
@@ -16,17 +16,6 @@ interface RecoveryHandlerDeps {
   emailChange: EmailChangeService;
   externalLogin: ExternalLoginService;
 }
-
-const orNull = (value: string | undefined) => value || null;
-
-/** Request metadata a session records, from the caller's client info. */
-const contextOf = (client: ClientInfo | undefined, requestId: string): SessionContext => ({
-  requestId,
-  guestSession: orNull(client?.guestSession),
-  sourceType: orNull(client?.sourceType),
-  ip: orNull(client?.ip),
-  userAgent: orNull(client?.userAgent),
-});
 
 /** gRPC face of AccountRecoveryService (proto/defs/masthead/identity/v1/recovery.proto). */
 export function recoveryHandlers(deps: RecoveryHandlerDeps): AsyncImplementation<typeof AccountRecoveryServiceService> {
@@ -45,7 +34,7 @@ export function recoveryHandlers(deps: RecoveryHandlerDeps): AsyncImplementation
     confirmEmail: async ({ resourceId, code, client }) => ({ email: await emailConfirmation.confirm(resourceId, code, client?.ip ?? '') }),
 
     confirmPasswordReset: async ({ resourceId, code, password, client }, { requestId }) =>
-      passwordReset.confirm(await resources.get(resourceId, requestId), code, password, contextOf(client, requestId)),
+      passwordReset.confirm(await resources.get(resourceId, requestId), code, password, sessionContextOf(client, requestId)),
 
     requestEmailChange: async ({ resourceId, userId, email, password, client }) => {
       await emailChange.request({ resourceId, userId, email, password, ip: client?.ip ?? '' });
@@ -58,6 +47,6 @@ export function recoveryHandlers(deps: RecoveryHandlerDeps): AsyncImplementation
     },
 
     signInWithExternalToken: async ({ resourceId, token, client }, { requestId }) =>
-      externalLogin.signIn(await resources.get(resourceId, requestId), token, contextOf(client, requestId)),
+      externalLogin.signIn(await resources.get(resourceId, requestId), token, sessionContextOf(client, requestId)),
   };
 }

@@ -1,3 +1,4 @@
+import { sessionContextOf } from './session-context.js';
 import type { AsyncImplementation } from '@masthead/core/grpc';
 import type { SocialIdentityServiceService } from '@masthead/proto/identity/social';
 import { toSessionResult } from '../signin/session-result.js';
@@ -15,8 +16,6 @@ interface Deps {
   profiles: ProfileService;
 }
 
-const orNull = (value: string) => value || null;
-
 /** gRPC face of social sign-in and linking (document 1, sections B and C; ADR 0066). */
 export function socialHandlers({ verifier, signIn, links, profiles }: Deps): AsyncImplementation<typeof SocialIdentityServiceService> {
   const configured = (name: string) => verifier.has(name);
@@ -29,13 +28,7 @@ export function socialHandlers({ verifier, signIn, links, profiles }: Deps): Asy
         responseType: request.responseType,
         redirectUri: request.redirectUri,
       };
-      const context = {
-        requestId,
-        guestSession: orNull(request.guestSession),
-        sourceType: orNull(request.sourceType),
-        ip: orNull(request.ip),
-        userAgent: orNull(request.userAgent),
-      };
+      const context = sessionContextOf(request, requestId);
       return toSessionResult(await signIn.signIn(command, context), profiles, requestId);
     },
 
