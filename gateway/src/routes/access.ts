@@ -9,6 +9,11 @@ export const ACCESS_CLASSES = {
   guest: { access: ['guest'], resource: 'optional', member: false, sessionChecks: true },
   /** Guest ACL in a resource's context. */
   guestWithResource: { access: ['guest'], resource: 'required', member: false, sessionChecks: true },
+  /**
+   * Guest ACL, so that a call without a user reaches its own answer (POST /cleanup-refresh's 404),
+   * but a member's token meets the member check (a blocked relationship: 401 auth_access_fail).
+   */
+  guestOrMember: { access: ['guest'], resource: 'optional', member: true, sessionChecks: true },
   /** Member context (document 1, Authentication rule 1). */
   member: { access: ['user'], resource: 'required', member: true, sessionChecks: true },
   /** Member context where the resource is optional at action level (GET /user, logout). */

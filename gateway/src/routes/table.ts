@@ -144,7 +144,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/authorization', service: 'identity', access: 'guest', handler: identity.signIn },
   { method: 'POST', path: '/authorization/refresh', service: 'identity', access: 'guest', handler: sessions.refresh },
   // Guest ACL so that its documented 404 user_not_exist (no resolved user) is reachable.
-  { method: 'POST', path: '/cleanup-refresh', service: 'identity', access: 'guest', handler: sessions.cleanupRefresh },
+  { method: 'POST', path: '/cleanup-refresh', service: 'identity', access: 'guestOrMember', handler: sessions.cleanupRefresh },
   { method: 'POST', path: '/confirm-email', service: 'identity', access: 'guestWithResource', handler: recovery.confirmEmail },
   { method: 'POST', path: '/confirm-password', service: 'identity', access: 'guestWithResource', handler: recovery.confirmPassword },
   { method: 'POST', path: '/email-validation', service: 'identity', access: 'guestWithResource', handler: identity.validateEmail },

@@ -15,7 +15,7 @@ describe('member access: the session-check cache follows relationship changes', 
   const eventuallyFails = (read: () => ReturnType<typeof kit.call>, error: string) =>
     eventually(async () => ((await read()).body['error'] === error ? true : undefined));
 
-  it('a suspension refuses cached member checks at once; a restore lets them through again', async () => {
+  it('a suspension refuses cached member checks at once; a restore lets other credentials through and refuses old sessions', async () => {
     const { home, member, here, there } = await kit.signedInAtBoth();
     const readHere = () => kit.call(home, there.token, '/user');
     // Cached: the member's token of the other resource, checked against this one, and the session here.
@@ -24,10 +24,12 @@ describe('member access: the session-check cache follows relationship changes', 
 
     expect((await kit.call(home, here.token, '/user/suspend', { method: 'POST' })).status).toBe(200);
     await eventuallyFails(readHere, 'auth_access_fail');
-    await eventuallyFails(() => kit.call(home, here.token, '/user/plans', { query: 'page=1' }), 'token_expired');
+    await eventuallyFails(() => kit.call(home, here.token, '/user/plans', { query: 'page=1' }), 'auth_access_fail');
 
+    // The restore revokes the session here from before; the other credential works again.
     await kit.operator().restoreMemberAccess({ resourceId: home.resourceId, userId: member.id, email: '' });
     await eventually(async () => ((await readHere()).status === 200 ? true : undefined));
+    await eventuallyFails(() => kit.call(home, here.token, '/user/plans', { query: 'page=1' }), 'token_expired');
   });
 
   it('sessions the device limit revokes are refused at once', async () => {

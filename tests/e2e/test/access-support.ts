@@ -12,6 +12,7 @@ export const accessFail = { error: 'auth_access_fail', error_description: expect
 /** Sign-in's answer for a locked or suspended relationship (document 1, POST /authorization). */
 export const authorizationFail = { error: 'authorization_fail', error_description: 'Incorrect email or password', req_guid: anyRequestId };
 export const tokenExpired = { error: 'token_expired', error_description: expect.any(String), req_guid: anyRequestId };
+export const refreshFailed = { error: 'refresh_failed', error_description: expect.any(String), req_guid: anyRequestId };
 
 /**
  * Member operations of several areas (identity, catalog, accounts, and a route not built yet,
@@ -23,6 +24,7 @@ export const MEMBER_OPERATIONS: ReadonlyArray<[string, string, { method?: string
   ['GET /user/plans/history', '/user/plans/history', { query: 'page=1' }],
   ['GET /resource', '/resource', {}],
   ['PUT /user', '/user', { method: 'PUT', json: { first_name: 'Blocked' } }],
+  ['POST /cleanup-refresh', '/cleanup-refresh', { method: 'POST' }],
   ['POST /user/suspend', '/user/suspend', { method: 'POST' }],
   ['DELETE /user/profile', '/user/profile', { method: 'DELETE' }],
 ];
@@ -78,6 +80,31 @@ export function accessKit(s: StackHandle) {
     }
   };
 
+  /** Signed-in credentials, as `signedIn` answers them. */
+  type Credentials = Awaited<ReturnType<typeof signedIn>>;
+
+  /**
+   * A session of a blocked relationship (docs/adr/0071): kept (not revoked), every member
+   * operation refused with auth_access_fail, its refresh records gone and their use refused.
+   */
+  const expectBlockedSession = async (tenant: Tenant, session: Credentials) => {
+    await expectBlocked(tenant, session.token);
+    expect((await sessionOf(session.sessionId))?.['revoked_at']).toBeNull();
+    expect(await refreshRecordsOf(session.sessionId)).toBe(0);
+    const renewed = await s.api('/authorization/refresh', {
+      headers: { resource: tenant.publicKey },
+      json: { refresh_token: session.refreshToken, response_type: 'token' },
+    });
+    expect({ status: renewed.status, body: renewed.body }).toEqual({ status: 401, body: refreshFailed });
+  };
+
+  /** A session revoked (a restore, a rejoin, the policy's revocations): its token answers token_expired. */
+  const expectRevokedSession = async (tenant: Tenant, session: Credentials) => {
+    expect((await call(tenant, session.token, '/user')).body).toEqual(tokenExpired);
+    expect((await sessionOf(session.sessionId))?.['revoked_at']).toBeInstanceOf(Date);
+    expect(await refreshRecordsOf(session.sessionId)).toBe(0);
+  };
+
   /** The member keeps working in `tenant`: its profile and plans answer 200. */
   const expectWorking = async (tenant: Tenant, token: string) => {
     expect((await call(tenant, token, '/user')).status).toBe(200);
@@ -130,6 +157,8 @@ export function accessKit(s: StackHandle) {
     signedIn,
     call,
     expectBlocked,
+    expectBlockedSession,
+    expectRevokedSession,
     expectWorking,
     listen,
     relationshipOf,

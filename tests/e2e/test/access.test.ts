@@ -4,7 +4,7 @@ import { RelationshipStatus } from '@masthead/proto/identity';
 import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
 import { describe, expect, it } from 'vitest';
 import { createMember, type ApiResponse } from '@masthead/testkit';
-import { accessKit, authorizationFail, tokenExpired, type Json } from './access-support.js';
+import { accessKit, authorizationFail, type Json } from './access-support.js';
 import { catalogKit } from './catalog-support.js';
 import { anyRequestId, useStack } from './support.js';
 
@@ -17,19 +17,17 @@ describe('member access: suspension and profile removal', () => {
   type Arranged = Awaited<ReturnType<typeof kit.signedInAtBoth>>;
 
   /**
-   * What suspension and removal share: 200 `{result: true}`; every member operation here fails
-   * with the member's other credentials; the session here is revoked (its refresh records gone)
-   * and fails the session checks first; the other resource is untouched; the event names the
-   * revoked session and the request.
+   * What suspension and removal share: 200 `{result: true}`; the session here is kept but every
+   * member operation with it fails with auth_access_fail, as with the member's other credentials,
+   * and its refresh records are gone; the other resource is untouched (its session, refresh
+   * record and relationship); the event names the member and the request, no revoked sessions.
    */
   const expectLeftThisResourceOnly = async (arranged: Arranged, response: ApiResponse<Json>, event: Json) => {
     const { home, elsewhere, member, here, there } = arranged;
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ result: true });
+    await kit.expectBlockedSession(home, here);
     await kit.expectBlocked(home, there.token);
-    expect((await kit.call(home, here.token, '/user')).body).toEqual(tokenExpired);
-    expect(await kit.refreshRecordsOf(here.sessionId)).toBe(0);
-    expect((await kit.sessionOf(here.sessionId))?.['revoked_at']).toBeInstanceOf(Date);
     await kit.expectWorking(elsewhere, there.token);
     expect((await kit.sessionOf(there.sessionId))?.['revoked_at']).toBeNull();
     expect(await kit.refreshRecordsOf(there.sessionId)).toBe(1);
@@ -37,14 +35,13 @@ describe('member access: suspension and profile removal', () => {
     expect(event).toEqual(
       kit.identityEvent(event['name'] as string, home.resourceId, {
         user_id: member.id,
-        revoked_session_ids: [here.sessionId],
         request_id: response.headers.get('x-request-id'),
       }),
     );
   };
 
   describe('POST /user/suspend', () => {
-    it('suspends the member in this resource only and revokes its sessions here', async () => {
+    it('suspends the member in this resource only; its sessions here stay but are refused', async () => {
       const arranged = await kit.signedInAtBoth();
       const { home, elsewhere, member, here } = arranged;
       const suspended = await kit.listen('member_suspended');
@@ -57,8 +54,9 @@ describe('member access: suspension and profile removal', () => {
       expect((await kit.signIn(elsewhere, member)).status).toBe(200);
     });
 
-    it('is lifted by the operator: the member signs in again, the old session stays revoked', async () => {
+    it('is lifted by the operator: sessions from before are revoked, the member signs in again', async () => {
       const { home, member, here, there } = await kit.signedInAtBoth();
+      const second = await kit.signedIn(home, member);
       await kit.call(home, here.token, '/user/suspend', { method: 'POST' });
       const restored = await kit.listen('member_access_restored');
 
@@ -71,17 +69,17 @@ describe('member access: suspension and profile removal', () => {
         resourceId: home.resourceId,
         previousStatus: RelationshipStatus.RELATIONSHIP_STATUS_SUSPENDED,
         status: RelationshipStatus.RELATIONSHIP_STATUS_ACTIVE,
-        revokedSessionIds: [],
+        revokedSessionIds: [here.sessionId, second.sessionId],
       });
       await kit.expectWorking(home, there.token);
-      expect((await kit.call(home, here.token, '/user')).body).toEqual(tokenExpired);
+      for (const session of [here, second]) await kit.expectRevokedSession(home, session);
       const again = await kit.signedIn(home, member);
       await kit.expectWorking(home, again.token);
       const event = await restored(requestId);
       expect(event['payload']).toEqual({
         user_id: member.id,
         previous_status: 'suspended',
-        revoked_session_ids: [],
+        revoked_session_ids: [here.sessionId, second.sessionId],
         request_id: requestId,
       });
 
@@ -121,7 +119,7 @@ describe('member access: suspension and profile removal', () => {
   });
 
   describe('DELETE /user/profile', () => {
-    it('removes the profile here: resource data cleared, sessions here revoked, memberships kept', async () => {
+    it('removes the profile here: resource data cleared, sessions here refused, memberships kept', async () => {
       const arranged = await kit.signedInAtBoth();
       const { home, member, here } = arranged;
       const plan = await catalog.plan(home, `paid-${randomUUID().slice(0, 8)}`);
@@ -171,7 +169,7 @@ describe('member access: suspension and profile removal', () => {
       expect(membership).toMatchObject({ user_id: member.id, resource_id: home.resourceId, autorenew: true });
     });
 
-    it('lets the member rejoin by signing in: a fresh relationship, the kept membership back', async () => {
+    it('lets the member rejoin by signing in: a fresh relationship, the kept membership back, old sessions revoked', async () => {
       const { home, member, here } = await kit.signedInAtBoth();
       const plan = await catalog.plan(home, `paid-${randomUUID().slice(0, 8)}`);
       const membershipId = await catalog.grant(home, member.id, (await catalog.pricing(plan.id, 'Yearly')).id);
@@ -183,6 +181,8 @@ describe('member access: suspension and profile removal', () => {
 
       const rejoined = await kit.signedIn(home, member);
       expect(await kit.relationshipOf(home, member.id)).toMatchObject({ status: 'active', extra: {}, role: 'user' });
+      // The session kept from before the removal does not come back to life.
+      await kit.expectRevokedSession(home, here);
       const profile = await kit.call(home, rejoined.token, '/user');
       expect(profile.status).toBe(200);
       expect((profile.body['subscriptions'] as Array<Record<string, unknown>>).map((item) => item['user_subscription_id'])).toContain(
@@ -197,6 +197,7 @@ describe('member access: suspension and profile removal', () => {
       expect(registered.status).toBe(201);
       expect(registered.body['id']).toBe(member.id);
       await kit.expectWorking(home, registered.body['token'] as string);
+      await kit.expectRevokedSession(home, here);
     });
 
     it('lets the member rejoin through an operator-issued external login token', async () => {
@@ -209,6 +210,7 @@ describe('member access: suspension and profile removal', () => {
         expect(login.status).toBe(200);
         await kit.expectWorking(home, login.body['token'] as string);
         expect(await kit.relationshipOf(home, member.id)).toMatchObject({ status: 'active' });
+        await kit.expectRevokedSession(home, here);
       } finally {
         recovery.close();
       }
@@ -226,11 +228,12 @@ describe('member access: suspension and profile removal', () => {
     });
   });
 
-  it('GET /resource (no session checks) answers auth_access_fail even with a revoked session of the suspended member', async () => {
+  it('a logout of a kept session of the suspended member is refused too; the session stays refused', async () => {
     const { home, here } = await kit.signedInAtBoth();
     await kit.call(home, here.token, '/user/suspend', { method: 'POST' });
-    const response = await kit.call(home, here.token, '/resource');
+    const response = await kit.call(home, here.token, '/logout');
     expect(response.status).toBe(401);
     expect(response.body['error']).toBe('auth_access_fail');
+    await kit.expectBlockedSession(home, here);
   });
 });

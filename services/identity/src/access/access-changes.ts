@@ -10,17 +10,17 @@ export interface AccessChange {
   /** The request that caused the change; events carry it so that a change can be traced. */
   requestId: string;
   from: readonly RelationshipState[];
+  /** `active` reopens the relationship (restore); any other state blocks it. */
   to: RelationshipState;
   /** Event name (ACCESS_EVENTS) published when the move happened. */
   event: string;
   /** Extra event payload (labels and IDs only). */
   details?: Record<string, unknown>;
-  /** Revoke the member's sessions in the resource: every change away from `active` does. */
-  revokeSessions: boolean;
 }
 
 /** What a change did (`apply` answers null when the relationship was in none of the `from` states). */
 export interface AppliedChange {
+  /** Sessions revoked by a reopening move; empty for a blocking one, which keeps them. */
   revokedSessionIds: number[];
 }
 
@@ -33,10 +33,16 @@ const ANNOUNCED_REASONS: Record<RelationshipState, AccessChangeReason> = {
 };
 
 /**
- * One relationship change as every path makes it: the guarded state move, then the member's
- * sessions in that resource revoked (their refresh records deleted), then the announcement that
- * drops the member's cached session checks in every gateway (ADR 0042), then the event. Sessions
- * of the member's other resources are never touched.
+ * One relationship change as every path makes it, for that resource only:
+ * - **blocking** (away from `active`: lock, suspension, removal): the guarded state move, then the
+ *   refresh records of the member's sessions there are deleted. The sessions stay, so their tokens
+ *   answer 401 `auth_access_fail` (the gateway's member check) and cannot be renewed.
+ * - **reopening** (back to `active`: the operator's restore): the member's sessions there, all
+ *   from before, are revoked first, so that no token of the blocked time comes back to life
+ *   (not even between the move and the revocation), then the guarded move.
+ *
+ * Then the announcement that drops the member's cached session checks in every gateway
+ * (ADR 0042), then the event. Sessions of the member's other resources are never touched.
  */
 export class AccessChanges {
   constructor(
@@ -48,13 +54,20 @@ export class AccessChanges {
 
   async apply(change: AccessChange): Promise<AppliedChange | null> {
     const { userId, resourceId } = change;
+    const reopening = change.to === 'active';
+    const revokedSessionIds = reopening ? await this.sessions.revokeAll(userId, resourceId) : [];
     if (!(await this.transitions.move(resourceId, userId, change.from, change.to))) return null;
-    const revokedSessionIds = change.revokeSessions ? await this.sessions.revokeAll(userId, resourceId) : [];
+    if (!reopening) await this.sessions.dropRenewals(userId, resourceId);
     await this.announcer.memberChanged(userId, resourceId, ANNOUNCED_REASONS[change.to]);
     await this.events.publish({
       name: change.event,
       resourceId,
-      payload: { user_id: userId, ...change.details, revoked_session_ids: revokedSessionIds, request_id: change.requestId },
+      payload: {
+        user_id: userId,
+        ...change.details,
+        ...(reopening ? { revoked_session_ids: revokedSessionIds } : {}),
+        request_id: change.requestId,
+      },
     });
     return { revokedSessionIds };
   }

@@ -71,7 +71,10 @@ export class LockPolicy {
     await this.revoked({ resourceId: resource.id, userId, reason: 'device_limit', requestId }, revoked);
   }
 
-  /** Locks the relationship (its sessions in the resource are revoked); always "not admitted". */
+  /**
+   * Locks the relationship: its sessions in the resource stay (their tokens answer
+   * `auth_access_fail`) without refresh records. Always "not admitted".
+   */
   private async lock(resourceId: number, userId: number, reason: LockReason, activity: SignInActivity): Promise<false> {
     await this.deps.changes.apply({
       userId,
@@ -81,7 +84,6 @@ export class LockPolicy {
       to: 'locked',
       event: ACCESS_EVENTS.locked,
       details: { reason, ip: activity.ip, user_agent: activity.userAgent, source_type: activity.sourceType },
-      revokeSessions: true,
     });
     return false;
   }

@@ -51,15 +51,18 @@ const memberNotFound = () => httpError(404, 'user_not_exist', 'No such member in
 export class MemberAccessService {
   constructor(private readonly deps: MemberAccessDeps) {}
 
-  /** Suspends the member here and revokes its sessions here; an operator restores it. */
+  /**
+   * Suspends the member here; its sessions here stay, refused with `auth_access_fail`, and lose
+   * their refresh records. An operator restores it.
+   */
   suspend(userId: number, resourceId: number, requestId: string): Promise<MemberAccessOutcome> {
     return this.leaveActive({ userId, resourceId, requestId }, 'suspended', ACCESS_EVENTS.suspended);
   }
 
   /**
    * Removes the member's profile here: the relationship becomes a `removed` tombstone without
-   * resource password, extra or role, its tags and extra data here go, and its sessions here are
-   * revoked. Memberships are kept (they may be paid for); a later sign-in or registration rejoins.
+   * resource password, extra or role, its tags and extra data here go, and its sessions here stay
+   * (refused, without refresh records) until a rejoin revokes them. Memberships are kept (they may be paid for); a later sign-in or registration rejoins.
    */
   async removeProfile(userId: number, resourceId: number, requestId: string): Promise<MemberAccessOutcome> {
     const outcome = await this.leaveActive({ userId, resourceId, requestId }, 'removed', ACCESS_EVENTS.profileRemoved);
@@ -67,7 +70,10 @@ export class MemberAccessService {
     return outcome;
   }
 
-  /** Operator: a locked or suspended relationship becomes active again. */
+  /**
+   * Operator: a locked or suspended relationship becomes active again. The member's sessions here
+   * (all from before) are revoked: the member signs in afresh.
+   */
   async restore(resourceId: number, member: MemberRef, requestId: string): Promise<MemberAccessOutcome> {
     const userId = member.userId || (await this.userIdByEmail(member.email));
     const relationship = userId ? await this.deps.relationships.find(resourceId, userId) : null;
@@ -84,19 +90,18 @@ export class MemberAccessService {
       to: 'active',
       event: ACCESS_EVENTS.restored,
       details: { previous_status: previousStatus },
-      revokeSessions: false,
     });
     if (!applied) throw httpError(409, 'relationship_not_blocked', "The member's relationship changed meanwhile; read it again");
-    return { userId, resourceId, previousStatus, status: 'active', revokedSessionIds: [] };
+    return { userId, resourceId, previousStatus, status: 'active', revokedSessionIds: applied.revokedSessionIds };
   }
 
   private async leaveActive(target: ChangeTarget, to: RelationshipState, event: string): Promise<MemberAccessOutcome> {
     const { userId, resourceId } = target;
     const relationship = await this.deps.relationships.find(resourceId, userId);
     if (!relationship || relationship.status === 'removed') throw noRelationship();
-    const applied = await this.deps.changes.apply({ ...target, from: ['active'], to, event, revokeSessions: true });
+    const applied = await this.deps.changes.apply({ ...target, from: ['active'], to, event });
     if (!applied) throw accessFail();
-    return { userId, resourceId, previousStatus: 'active', status: to, revokedSessionIds: applied.revokedSessionIds };
+    return { userId, resourceId, previousStatus: 'active', status: to, revokedSessionIds: [] };
   }
 
   private async userIdByEmail(email: string): Promise<number> {

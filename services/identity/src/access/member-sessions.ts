@@ -2,8 +2,8 @@ import type { Connection } from 'mongoose';
 import { sessionModels, type SessionModels, type SessionRecord } from '../sessions/session.schema.js';
 
 /**
- * The sessions of one member in one resource, as the lock policy and the relationship changes
- * see them. Reads use the `{user_id, resource_id}` index of the sessions collection.
+ * The sessions of one member in one resource, as the lock policy, the relationship changes and a
+ * rejoin after removal see them. Reads use the `{user_id, resource_id}` index of the sessions collection.
  */
 export class MemberSessions {
   private readonly models: SessionModels;
@@ -34,12 +34,23 @@ export class MemberSessions {
   }
 
   /**
-   * Revokes every session of the member in the resource that is not revoked yet (compromised ones
-   * included) and deletes their refresh records; returns the revoked IDs, ascending.
+   * Deletes what would renew the member's sessions in the resource: their refresh records and
+   * unused authorization codes (each exchanges for new credentials). The sessions stay.
    */
-  async revokeAll(userId: number, resourceId: number): Promise<number[]> {
+  async dropRenewals(userId: number, resourceId: number): Promise<void> {
+    await this.models.refreshTokens.deleteMany({ user_id: userId, resource_id: resourceId }).exec();
+    await this.models.authCodes.deleteMany({ user_id: userId, resource_id: resourceId, used_at: null }).exec();
+  }
+
+  /**
+   * Revokes every session of the member in the resource that is not revoked yet (compromised ones
+   * included), or only those created before `createdBefore`, and deletes their refresh records;
+   * returns the revoked IDs, ascending.
+   */
+  async revokeAll(userId: number, resourceId: number, createdBefore?: Date): Promise<number[]> {
+    const created = createdBefore ? { created_at: { $lt: createdBefore } } : {};
     const open = await this.models.sessions
-      .find({ user_id: userId, resource_id: resourceId, revoked_at: null }, { _id: 1 })
+      .find({ user_id: userId, resource_id: resourceId, revoked_at: null, ...created }, { _id: 1 })
       .sort({ _id: 1 })
       .lean<Array<Pick<SessionRecord, '_id'>>>()
       .exec();

@@ -1,12 +1,15 @@
 import { isDuplicateKey } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
+import { MemberSessions } from '../access/member-sessions.js';
 import { relationshipKey, relationshipModel, type RelationshipRecord, type ResourceRole } from './relationship.schema.js';
 
 export class RelationshipRepository {
   private readonly model: Model<RelationshipRecord>;
+  private readonly memberSessions: MemberSessions;
 
   constructor(db: Connection) {
     this.model = relationshipModel(db);
+    this.memberSessions = new MemberSessions(db);
   }
 
   async ready(): Promise<void> {
@@ -60,13 +63,20 @@ export class RelationshipRepository {
     }
   }
 
-  /** Turns a removed relationship into the fresh one given; false when it is not removed. */
+  /**
+   * Turns a removed relationship into the fresh one given; false when it is not removed. The
+   * winner revokes the sessions kept from before the removal (docs/adr/0071), so that no token of
+   * the removed profile comes back to life; sessions created since the rejoin began (this
+   * sign-in's, a parallel one's) are not touched.
+   */
   private async rejoin(fresh: RelationshipRecord): Promise<boolean> {
     const { status, role, password_hash, extra, updated_at } = fresh;
     const result = await this.model
       .updateOne({ _id: fresh._id, status: 'removed' }, { $set: { status, role, password_hash, extra, updated_at } })
       .exec();
-    return result.modifiedCount === 1;
+    if (result.modifiedCount !== 1) return false;
+    await this.memberSessions.revokeAll(fresh.user_id, fresh.resource_id, updated_at);
+    return true;
   }
 
   async setRole(resourceId: number, userId: number, role: ResourceRole): Promise<void> {
