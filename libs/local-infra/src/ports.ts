@@ -1,11 +1,26 @@
 import { createServer } from 'node:net';
 
+/** Ports this process has handed out: the kernel may offer a port again once it is closed. */
+const handedOut = new Set<number>();
+const MAX_ATTEMPTS = 20;
+
 /**
- * Asks the kernel for a free TCP port on `host` by binding port 0 and closing again.
- * Another process can take the port before the caller binds it; callers that spawn a server
- * on it retry with a new port when the server exits early.
+ * Asks the kernel for a free TCP port on `host` by binding port 0 and closing again; never the
+ * same port twice in one process, so a stack whose ports are reserved one by one gets distinct
+ * ones. Another process can still take the port before the caller binds it; callers that spawn
+ * a server on it retry with a new port when the server exits early.
  */
-export function freePort(host = '127.0.0.1'): Promise<number> {
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await askKernel(host);
+    if (!handedOut.has(port) || attempt >= MAX_ATTEMPTS) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+}
+
+function askKernel(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();

@@ -33,6 +33,13 @@ describe('freePort', () => {
     expect(a).toBeGreaterThan(0);
     expect(b).not.toBe(a);
   });
+
+  it('never hands out a port twice in one process, though the kernel offers closed ports again', async () => {
+    // One at a time, each closed before the next: exactly the pattern that used to repeat ports.
+    const ports: number[] = [];
+    for (let index = 0; index < 200; index++) ports.push(await freePort());
+    expect(new Set(ports).size).toBe(ports.length);
+  });
 });
 
 describe('spawnManaged', () => {
