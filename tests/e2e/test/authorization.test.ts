@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createMember, createTenant } from '@masthead/testkit';
 import { describe, expect, it } from 'vitest';
-import { anyIsoDate, anyRequestId, anyToken, collectEvents, eventually, useStack } from './support.js';
+import { anyIsoDate, anyRequestId, anySessionCredentials, anyToken, collectEvents, eventually, useStack } from './support.js';
 
 /** POST /authorization (document 1, section B). */
 describe('POST /authorization', () => {
@@ -40,11 +40,7 @@ describe('POST /authorization', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       ...userProjection(member.id, member.email),
-      token_type: 'bearer',
-      token: anyToken,
-      refresh_token: anyToken,
-      session_id: expect.any(Number),
-      expires: expect.any(Number),
+      ...anySessionCredentials(),
       subscriptions: [],
       teams: [],
     });

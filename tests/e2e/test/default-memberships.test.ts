@@ -1,5 +1,6 @@
 import { createMember, createTenant, type Tenant } from '@masthead/testkit';
 import { describe, expect, it } from 'vitest';
+import { catalogKit } from './catalog-support.js';
 import { useStack } from './support.js';
 
 /**
@@ -9,29 +10,13 @@ import { useStack } from './support.js';
 describe('default membership on joining a resource', () => {
   const s = useStack({ env: { REGISTRATION_LIMIT_PER_HOUR: '1000' } });
   const password = 'correct horse battery staple';
+  const catalog = catalogKit(s);
 
   /** A resource with a free plan of two pricings, configured with `settings`. */
   async function resourceWithDefaults(settings: (pricings: { member: number; guest: number }) => Record<string, unknown>) {
     const tenant = await createTenant(s.stack);
-    const plan = await s.stack.operator.catalog.upsertPlan({
-      resourceId: tenant.resourceId,
-      slug: 'free',
-      title: 'Free',
-      active: true,
-      private: false,
-      fullAccess: false,
-    });
-    const pricing = (title: string) =>
-      s.stack.operator.catalog.upsertPricing({
-        planId: plan.id,
-        title,
-        price: 0,
-        currency: 'USD',
-        period: '1 month',
-        active: true,
-        private: false,
-        externalSourceIds: '',
-      });
+    const plan = await catalog.plan(tenant, 'free', { title: 'Free' });
+    const pricing = (title: string) => catalog.pricing(plan.id, title, { price: 0 });
     const pricings = { member: (await pricing('Member default')).id, guest: (await pricing('Guest default')).id };
     await configure(tenant, settings(pricings));
     return { tenant, pricings };

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { anyIsoDate, anyRequestId, anyToken, collectEvents, eventually, type StackHandle } from './support.js';
+import { anyIsoDate, anyRequestId, anySessionCredentials, collectEvents, eventually, type StackHandle } from './support.js';
 import type { ApiResponse } from '@masthead/testkit';
 
 /**
@@ -59,11 +59,7 @@ export const sessionResult = (id: number, email: string, emailConfirmed: boolean
   email_confirmed: emailConfirmed,
   created_at: anyIsoDate,
   updated_at: anyIsoDate,
-  token_type: 'bearer',
-  token: anyToken,
-  refresh_token: anyToken,
-  session_id: expect.any(Number),
-  expires: expect.any(Number),
+  ...anySessionCredentials(),
   subscriptions: [],
   teams: [],
 });
