@@ -334,7 +334,8 @@ describe('cached membership lists (ADR 0043)', () => {
     // Another replica's write: this replica only learns of it through the event.
     const now = new Date();
     await insertMembershipRow({ id: 8_000_000 + userId, userId, resourceId, plan, pricing, now });
-    expect((await list(resourceId, userId)).items).toEqual([]);
+    // Not asserted here that the list is still stale: the test NATS is shared with other files'
+    // stacks, whose catalog_updated events may drop this replica's lists at any moment.
 
     const nats = await connect({ servers: harness.infra.natsUrl });
     const event = {

