@@ -8,28 +8,12 @@ import type { RouteHandler } from './types.js';
 const scopeOf = (context: RequestContext) => ({ userId: context.caller.user!.id, resourceId: context.resource!.id });
 const callOptions = (context: RequestContext) => ({ requestId: context.requestId });
 
-type Scalar = string | number | boolean | null;
-const isScalar = (value: unknown): value is Scalar => value === null || ['string', 'number', 'boolean'].includes(typeof value);
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** An item keeps its scalar fields; a nested value becomes null, which the service skips as any wrong type. */
-const flatItem = (item: unknown): unknown => {
-  if (isScalar(item)) return item;
-  if (!isRecord(item)) return [];
-  return Object.fromEntries(Object.entries(item).map(([key, value]) => [key, isScalar(value) ? value : null]));
-};
-
 /**
- * A list field of the JSON body: JSON only (no form fields), and a missing or malformed body is
- * simply absent, which the service answers with incorrect_data. The service judges the items;
- * only nesting below an item's fields is cut here, because any depth of it would be invalid and
- * a body nested 100,000 deep would overflow the stack of the protobuf encoder.
+ * A list field of the JSON body: JSON only (no form fields), and a missing or malformed body
+ * (too deep included, see http/body.ts) is simply absent, which the service answers with
+ * incorrect_data. The service judges the items.
  */
-function jsonList(req: Request, name: string): unknown {
-  const list = jsonObject(req)?.[name];
-  if (Array.isArray(list)) return list.map(flatItem);
-  return isScalar(list) || list === undefined ? list : {};
-}
+const jsonList = (req: Request, name: string): unknown => jsonObject(req)?.[name];
 
 /** GET /user/extra/data (document 2, section A). */
 export const getExtraData: RouteHandler = async (context, _req, { extraData }) => {

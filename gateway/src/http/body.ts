@@ -24,6 +24,25 @@ declare global {
 
 const EMPTY: DecodedBody = { json: undefined, form: undefined, malformed: false };
 
+/**
+ * No operation takes JSON nested deeper than a few levels; far deeper bodies would overflow the
+ * stack of the protobuf encoder on the way to a service (a 500), so they count as malformed and
+ * each operation answers its own malformed-body error.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** True when `value` nests objects or arrays deeper than `max` (iterative: any depth is safe). */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(current)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
 function decode(contentType: string, text: string): DecodedBody {
   // Clients send `Content-Type: application/json` on bodiless POST/PUT: that means no body.
   if (text.trim() === '') return EMPTY;
@@ -33,7 +52,9 @@ function decode(contentType: string, text: string): DecodedBody {
   }
   if (type === 'application/json' || type.endsWith('+json') || type === '' || type === 'text/plain') {
     try {
-      return { json: JSON.parse(text) as unknown, form: undefined, malformed: false };
+      const json = JSON.parse(text) as unknown;
+      if (nestsDeeperThan(json, MAX_JSON_DEPTH)) return { json: undefined, form: undefined, malformed: true };
+      return { json, form: undefined, malformed: false };
     } catch {
       return { json: undefined, form: undefined, malformed: true };
     }

@@ -13,6 +13,15 @@ describe('shared conventions', () => {
     return response.body['token'] as string;
   };
 
+  /** A signed-in member whose sessions then get `change` in the database; returns the tenant and token. */
+  const signedInWithSessions = async (change: Record<string, unknown>) => {
+    const tenant = await createTenant(s.stack);
+    const member = await createMember(s.stack, tenant);
+    const token = await signIn(tenant.publicKey, member.email, member.password);
+    await s.db('identity').collection('sessions').updateMany({ user_id: member.id }, { $set: change });
+    return { tenant, token };
+  };
+
   describe('envelope and request IDs', () => {
     it('answers an unknown path with 404 route_not_found in the envelope, with the request ID', async () => {
       const response = await s.api('/no/such/route');
@@ -97,39 +106,21 @@ describe('shared conventions', () => {
     });
 
     it('refuses an expired session with 401 token_expired', async () => {
-      const tenant = await createTenant(s.stack);
-      const member = await createMember(s.stack, tenant);
-      const token = await signIn(tenant.publicKey, member.email, member.password);
-      await s
-        .db('identity')
-        .collection('sessions')
-        .updateMany({ user_id: member.id }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+      const { tenant, token } = await signedInWithSessions({ expires_at: new Date(Date.now() - 1000) });
       const response = await s.api('/user', { headers: { resource: tenant.publicKey, token } });
       expect(response.status).toBe(401);
       expect(response.body).toEqual({ error: 'token_expired', error_description: 'Session token has expired', req_guid: anyRequestId });
     });
 
     it('refuses a compromised session with 401 token_compromised', async () => {
-      const tenant = await createTenant(s.stack);
-      const member = await createMember(s.stack, tenant);
-      const token = await signIn(tenant.publicKey, member.email, member.password);
-      await s
-        .db('identity')
-        .collection('sessions')
-        .updateMany({ user_id: member.id }, { $set: { compromised_at: new Date() } });
+      const { tenant, token } = await signedInWithSessions({ compromised_at: new Date() });
       const response = await s.api('/user', { headers: { resource: tenant.publicKey, token } });
       expect(response.status).toBe(401);
       expect(response.body['error']).toBe('token_compromised');
     });
 
     it('lets GET /resource through with an expired session (excluded from expiry checks)', async () => {
-      const tenant = await createTenant(s.stack);
-      const member = await createMember(s.stack, tenant);
-      const token = await signIn(tenant.publicKey, member.email, member.password);
-      await s
-        .db('identity')
-        .collection('sessions')
-        .updateMany({ user_id: member.id }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+      const { tenant, token } = await signedInWithSessions({ expires_at: new Date(Date.now() - 1000) });
       const response = await s.api('/resource', { headers: { resource: tenant.publicKey, token } });
       expect(response.status).toBe(200);
       expect(response.body['public_key']).toBe(tenant.publicKey);
@@ -246,6 +237,25 @@ describe('shared conventions', () => {
       expect(response.body['error']).toBe('invalid_email');
     });
 
+    it('answers JSON nested past the depth limit as malformed: the operation’s own error, never a 500', async () => {
+      const tenant = await createTenant(s.stack);
+      const member = await createMember(s.stack, tenant);
+      const token = await signIn(tenant.publicKey, member.email, member.password);
+      const headers = { resource: tenant.publicKey, token, 'content-type': 'application/json' };
+      const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      // Within the limit the operation judges the value itself.
+      const shallow = await s.api('/user', { method: 'PUT', headers, raw: `{"first_name":"Ada","extra":{"k":${deep(5)}}}` });
+      expect(shallow.status).toBe(200);
+      for (const [method, path, raw, status, error] of [
+        ['PUT', '/user', `{"extra":${deep(100_000)}}`, 409, 'incorrect_data'],
+        ['PUT', '/idp/docstore/user', `{"fields":${deep(100_000)}}`, 400, 'incorrect_data'],
+        ['POST', '/authorization', `{"email":${deep(40)}}`, 409, 'invalid_email'],
+      ] as const) {
+        const response = await s.api(path, { method, headers, raw });
+        expect([path, response.status, response.body['error']]).toEqual([path, status, error]);
+      }
+    });
+
     it('answers a malformed JSON body with the operation’s own documented error, not a 500', async () => {
       const tenant = await createTenant(s.stack);
       const response = await s.api('/authorization', {
@@ -254,6 +264,25 @@ describe('shared conventions', () => {
       });
       expect(response.status).toBe(409);
       expect(response.body['error']).toBe('invalid_email');
+    });
+
+    it('answers JSON nested past the depth limit as malformed: the operation’s own error, never a 500', async () => {
+      const tenant = await createTenant(s.stack);
+      const member = await createMember(s.stack, tenant);
+      const token = await signIn(tenant.publicKey, member.email, member.password);
+      const headers = { resource: tenant.publicKey, token, 'content-type': 'application/json' };
+      const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      // Within the limit the operation judges the value itself.
+      const shallow = await s.api('/user', { method: 'PUT', headers, raw: `{"first_name":"Ada","extra":{"k":${deep(5)}}}` });
+      expect(shallow.status).toBe(200);
+      for (const [method, path, raw, status, error] of [
+        ['PUT', '/user', `{"extra":${deep(100_000)}}`, 409, 'incorrect_data'],
+        ['PUT', '/idp/docstore/user', `{"fields":${deep(100_000)}}`, 400, 'incorrect_data'],
+        ['POST', '/authorization', `{"email":${deep(40)}}`, 409, 'invalid_email'],
+      ] as const) {
+        const response = await s.api(path, { method, headers, raw });
+        expect([path, response.status, response.body['error']]).toEqual([path, status, error]);
+      }
     });
 
     it('refuses an oversized body with 413 in the envelope', async () => {
