@@ -1,33 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createMember, createTenant } from '@masthead/testkit';
 import { describe, expect, it } from 'vitest';
-import { anyIsoDate, anyRequestId, anySessionCredentials, anyToken, collectEvents, eventually, useStack } from './support.js';
+import { anyRequestId, anySessionCredentials, anyToken, blankUserProjection, collectEvents, eventually, useStack } from './support.js';
 
 /** POST /authorization (document 1, section B). */
 describe('POST /authorization', () => {
   const s = useStack();
-
-  const userProjection = (id: number, email: string) => ({
-    id,
-    email,
-    active: true,
-    nick_name: null,
-    first_name: null,
-    last_name: null,
-    photo: null,
-    country: null,
-    city: null,
-    state: null,
-    address: null,
-    zip: null,
-    phone: null,
-    company: null,
-    job: null,
-    language_id: null,
-    email_confirmed: true,
-    created_at: anyIsoDate,
-    updated_at: anyIsoDate,
-  });
 
   it('signs a member in and returns the whole session result', async () => {
     const tenant = await createTenant(s.stack);
@@ -39,7 +17,7 @@ describe('POST /authorization', () => {
     });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      ...userProjection(member.id, member.email),
+      ...blankUserProjection(member.id, member.email),
       ...anySessionCredentials(),
       subscriptions: [],
       teams: [],

@@ -1,6 +1,6 @@
 import { createMember, createTenant, type Tenant } from '@masthead/testkit';
 import { expect } from 'vitest';
-import { anyIsoDate, type StackHandle } from './support.js';
+import { blankUserProjection, type StackHandle } from './support.js';
 
 /** Helpers of the profile tests (profile*.test.ts). */
 
@@ -19,17 +19,5 @@ export async function signedIn(s: StackHandle, existing?: Tenant) {
 
 /** The whole user projection of a fresh member with a resource (ADR 0007), with the fields a test set. */
 export function memberProjection(member: { id: number; email: string }, fields: Record<string, unknown>): Record<string, unknown> {
-  const blank = ['nick_name', 'first_name', 'last_name', 'photo', 'country', 'city', 'state', 'address', 'zip', 'phone', 'company', 'job'];
-  return {
-    id: member.id,
-    email: member.email,
-    active: true,
-    ...Object.fromEntries(blank.map((name) => [name, null])),
-    language_id: null,
-    email_confirmed: true,
-    created_at: anyIsoDate,
-    updated_at: anyIsoDate,
-    extra: {},
-    ...fields,
-  };
+  return blankUserProjection(member.id, member.email, { extra: {}, ...fields });
 }

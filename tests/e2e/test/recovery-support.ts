@@ -1,5 +1,13 @@
 import { expect } from 'vitest';
-import { anyIsoDate, anyRequestId, anySessionCredentials, collectEvents, eventually, type StackHandle } from './support.js';
+import {
+  anyIsoDate,
+  anyRequestId,
+  anySessionCredentials,
+  blankUserProjection,
+  collectEvents,
+  eventually,
+  type StackHandle,
+} from './support.js';
 import type { ApiResponse } from '@masthead/testkit';
 
 /**
@@ -33,32 +41,9 @@ export const mailEvent = (name: string, resourceId: number, userId: number, emai
   payload: { user_id: userId, email, code: expect.stringMatching(/^[A-Za-z0-9_-]{48}$/), expires_at: anyIsoDate },
 });
 
-/** Profile fields a member created without them has, all null (ADR 0007). */
-const EMPTY_PROFILE_FIELDS = [
-  'nick_name',
-  'first_name',
-  'last_name',
-  'photo',
-  'country',
-  'city',
-  'state',
-  'address',
-  'zip',
-  'phone',
-  'company',
-  'job',
-  'language_id',
-];
-
 /** The session result (document 1, Resources) of a member without profile fields. */
 export const sessionResult = (id: number, email: string, emailConfirmed: boolean) => ({
-  id,
-  email,
-  active: true,
-  ...Object.fromEntries(EMPTY_PROFILE_FIELDS.map((field) => [field, null])),
-  email_confirmed: emailConfirmed,
-  created_at: anyIsoDate,
-  updated_at: anyIsoDate,
+  ...blankUserProjection(id, email, { email_confirmed: emailConfirmed }),
   ...anySessionCredentials(),
   subscriptions: [],
   teams: [],

@@ -81,3 +81,32 @@ export const anySessionCredentials = () => ({
   session_id: expect.any(Number),
   expires: expect.any(Number),
 });
+
+/** Profile fields of a member created without them: all null in the user projection (ADR 0007). */
+const BLANK_PROFILE_FIELDS = [
+  'nick_name',
+  'first_name',
+  'last_name',
+  'photo',
+  'country',
+  'city',
+  'state',
+  'address',
+  'zip',
+  'phone',
+  'company',
+  'job',
+  'language_id',
+];
+
+/** The whole user projection of a member created without profile fields; `fields` override. */
+export const blankUserProjection = (id: number, email: string, fields: Record<string, unknown> = {}): Record<string, unknown> => ({
+  id,
+  email,
+  active: true,
+  ...Object.fromEntries(BLANK_PROFILE_FIELDS.map((field) => [field, null])),
+  email_confirmed: true,
+  created_at: anyIsoDate,
+  updated_at: anyIsoDate,
+  ...fields,
+});
