@@ -237,25 +237,6 @@ describe('shared conventions', () => {
       expect(response.body['error']).toBe('invalid_email');
     });
 
-    it('answers JSON nested past the depth limit as malformed: the operation’s own error, never a 500', async () => {
-      const tenant = await createTenant(s.stack);
-      const member = await createMember(s.stack, tenant);
-      const token = await signIn(tenant.publicKey, member.email, member.password);
-      const headers = { resource: tenant.publicKey, token, 'content-type': 'application/json' };
-      const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
-      // Within the limit the operation judges the value itself.
-      const shallow = await s.api('/user', { method: 'PUT', headers, raw: `{"first_name":"Ada","extra":{"k":${deep(5)}}}` });
-      expect(shallow.status).toBe(200);
-      for (const [method, path, raw, status, error] of [
-        ['PUT', '/user', `{"extra":${deep(100_000)}}`, 409, 'incorrect_data'],
-        ['PUT', '/idp/docstore/user', `{"fields":${deep(100_000)}}`, 400, 'incorrect_data'],
-        ['POST', '/authorization', `{"email":${deep(40)}}`, 409, 'invalid_email'],
-      ] as const) {
-        const response = await s.api(path, { method, headers, raw });
-        expect([path, response.status, response.body['error']]).toEqual([path, status, error]);
-      }
-    });
-
     it('answers a malformed JSON body with the operation’s own documented error, not a 500', async () => {
       const tenant = await createTenant(s.stack);
       const response = await s.api('/authorization', {
