@@ -26,6 +26,12 @@ export interface RouteDefinition {
   access: AccessClass;
   /** Absent until the operation is built: the route then answers 501 after its shared checks. */
   handler?: RouteHandler;
+  /**
+   * The operation takes a multipart/form-data upload: such a body is read only after the shared
+   * checks, within PHOTO_MAX_BYTES, into `req.uploadedFile` (ADR 0063, 0080). On every other
+   * route a multipart body is a body the route does not decode, held to BODY_LIMIT.
+   */
+  multipart?: true;
 }
 
 /**
@@ -184,7 +190,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/user/password', service: 'identity', access: 'member', handler: profile.setPassword },
   { method: 'POST', path: '/user/payment-provider/cardprovider/save-intents', service: 'billing', access: 'member' },
   { method: 'POST', path: '/user/payment-provider/cardprovider/setup-intents', service: 'billing', access: 'member' },
-  { method: 'POST', path: '/user/photo', service: 'identity', access: 'member', handler: profile.uploadPhoto },
+  { method: 'POST', path: '/user/photo', service: 'identity', access: 'member', handler: profile.uploadPhoto, multipart: true },
   { method: 'POST', path: '/user/social/delete', service: 'identity', access: 'member', handler: social.unlinkSocial },
   { method: 'POST', path: '/user/suspend', service: 'identity', access: 'member', handler: access.suspendMember },
   { method: 'POST', path: '/user/teams', service: 'community', access: 'member' },
