@@ -5,6 +5,7 @@ import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { CodeMailer } from '../recovery/code-mailer.js';
 import type { AddressLimiter } from '../throttling/address-limiter.js';
 import { assertAcceptablePassword } from '../passwords/password-policy.js';
+import { textProblem } from '../profile/text-rules.js';
 import { isMemberRelationship } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { UserRecord } from '../users/user.schema.js';
@@ -35,10 +36,16 @@ const userExists = () => httpError(409, 'user_exists', 'A member with this email
 /** Profile text fields are short labels; 255 keeps a request from storing a novel. */
 const MAX_NAME_LENGTH = 255;
 
-function assertNameLengths(command: RegisterCommand): void {
+/** Why a name given at registration cannot be stored (the one-line rule of PUT /user), or null. */
+const nameProblem = (name: string | null): string | null =>
+  !name ? null : (textProblem(name) ?? (name.length > MAX_NAME_LENGTH ? `at most ${MAX_NAME_LENGTH} characters` : null));
+
+function assertNames(command: RegisterCommand): void {
   const problems: Record<string, string> = {};
-  if ((command.firstName?.length ?? 0) > MAX_NAME_LENGTH) problems['first_name'] = `at most ${MAX_NAME_LENGTH} characters`;
-  if ((command.lastName?.length ?? 0) > MAX_NAME_LENGTH) problems['last_name'] = `at most ${MAX_NAME_LENGTH} characters`;
+  const first = nameProblem(command.firstName);
+  const last = nameProblem(command.lastName);
+  if (first) problems['first_name'] = first;
+  if (last) problems['last_name'] = last;
   if (Object.keys(problems).length > 0) throw fieldError(problems);
 }
 
@@ -59,7 +66,7 @@ export class RegistrationService {
     if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
     if (!command.password) throw httpError(409, 'invalid_password', 'A password is required');
     assertAcceptablePassword(command.password);
-    assertNameLengths(command);
+    assertNames(command);
 
     const existing = await this.deps.users.findCredentialsByEmail(email);
     const user = existing ? await this.joinExisting(existing, resource, command.password) : await this.create(email, command);

@@ -16,11 +16,22 @@ const RESPONSE_TYPES: readonly ResponseType[] = ['token', 'code', 'code_and_toke
 /** RFC 5321 caps a path at 256 octets, so an address longer than 254 cannot be delivered. */
 const MAX_EMAIL_LENGTH = 254;
 const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/u;
+/**
+ * Controls (C0 with NUL, DEL, C1), format characters (bidi overrides, zero-width spaces and
+ * joiners), lone surrogates and U+FFFD (what a lone surrogate becomes on its way through
+ * protobuf): no deliverable address needs one, mail systems mishandle them and they make an
+ * address that reads as another one (issue 7, docs/adr/0082). White space, U+2028 and U+2029
+ * included, is already outside EMAIL_PATTERN.
+ */
+const UNSAFE_IN_EMAIL = /[\p{Cc}\p{Cf}\p{Cs}\uFFFD]/u;
 
-/** Trimmed, lowercased email, or null when it is not a plausible address. */
+/**
+ * Trimmed, lowercased email, or null when it is not a plausible address. The one email rule of
+ * identity: every operation that takes an email answers its own invalid_email on null.
+ */
 export function normalizeEmail(raw: string): string | null {
   const email = raw.trim().toLowerCase();
-  return email.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(email) ? email : null;
+  return email.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(email) && !UNSAFE_IN_EMAIL.test(email) ? email : null;
 }
 
 /** `token`, `code` or `code_and_token`; empty means the operation's default. */
