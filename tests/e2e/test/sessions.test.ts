@@ -64,7 +64,7 @@ describe('session operations', () => {
       expect((await userWith(tenant, refreshed.body['token'] as string)).status).toBe(200);
     });
 
-    /** The family's session token, its newest refresh record and the replayed one all answer token_compromised. */
+    /** The family's session token and its newest refresh record both answer token_compromised. */
     const expectFamilyCompromised = async (tenant: Tenant, tokens: Record<string, unknown>) => {
       const user = await userWith(tenant, tokens['token'] as string);
       expect(user.status).toBe(401);
