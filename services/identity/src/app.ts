@@ -132,7 +132,13 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     profiles,
   });
 
-  const exchange = new CredentialExchange(sessionRepository, sessions);
+  const exchange = new CredentialExchange(sessionRepository, sessions, { reuseIntervalSeconds: config.REFRESH_REUSE_INTERVAL_SECONDS });
+  // Sealed refresh answers are kept only for their reuse window (ADR 0086).
+  const reuseSweep = setInterval(
+    () => sessionRepository.eraseExpiredReuse().catch((error: unknown) => runtime.logger.warn({ err: error }, 'reuse sweep failed')),
+    60_000,
+  );
+  reuseSweep.unref();
   const idp = await createIdpModule(runtime, config, { users, relationships, starter, limiter, resources });
   const recovery = await createRecovery({
     runtime,
