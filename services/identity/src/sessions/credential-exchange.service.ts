@@ -1,8 +1,9 @@
-import { httpError } from '@masthead/core/errors';
+import { tokenCompromised } from '@masthead/core/errors';
 import type { SessionRepository } from './session.repository.js';
 import type { SessionRecord } from './session.schema.js';
 import type { IssuedSession, SessionService } from './session.service.js';
 import { hashToken } from './tokens.js';
+import { invalidGrant, refreshFailed } from './session.errors.js';
 
 export interface RefreshCommand {
   resourceId: number;
@@ -16,10 +17,6 @@ export interface CodeExchangeCommand {
   code: string;
   redirectUri: string;
 }
-
-const refreshFailed = () => httpError(401, 'refresh_failed', 'Refresh token is invalid or expired');
-const invalidGrant = () => httpError(400, 'invalid_grant', 'Authorization code is invalid, expired or already used');
-const compromised = () => httpError(401, 'token_compromised', 'Session token is compromised');
 
 const isLive = (session: SessionRecord | null): session is SessionRecord => !!session && !session.revoked_at && !session.compromised_at;
 
@@ -40,7 +37,7 @@ export class CredentialExchange {
     if (!record || record.expires_at.getTime() <= Date.now()) throw refreshFailed();
     if (command.resourceId && record.resource_id !== command.resourceId) throw refreshFailed();
     const session = await this.repository.findSession(record.session_id);
-    if (session?.compromised_at) throw compromised();
+    if (session?.compromised_at) throw tokenCompromised();
     if (!isLive(session)) throw refreshFailed();
     // The claim is the record of use: it decides between concurrent uses, and any later use
     // (the loser, or a replay) finds it taken. A kept (reusable) record is never claimed.
@@ -62,6 +59,6 @@ export class CredentialExchange {
 
   private async replayed(session: SessionRecord): Promise<never> {
     await this.sessions.markCompromised(session);
-    throw compromised();
+    throw tokenCompromised();
   }
 }

@@ -1,5 +1,5 @@
-import { httpError } from '@masthead/core/errors';
 import { Schema, type Connection, type Model } from 'mongoose';
+import { addressLimited } from './throttling.errors.js';
 
 /** Requests of one action from one client address in one fixed window. */
 interface WindowRecord {
@@ -42,7 +42,7 @@ export class AddressLimiter {
       .findOneAndUpdate({ _id: `${action}:${address}:${window}` }, { $inc: { count: 1 }, $set: { window } }, { upsert: true, new: true })
       .lean<WindowRecord>()
       .exec();
-    if ((record?.count ?? 0) > limit) throw httpError(429, 'too_many_requests', 'Too many requests from this address; retry later');
+    if ((record?.count ?? 0) > limit) throw addressLimited();
   }
 
   /** Removes windows that have ended. */
