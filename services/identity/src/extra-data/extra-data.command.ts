@@ -1,6 +1,6 @@
-import { httpError } from '@masthead/core/errors';
 import { z } from 'zod';
 import type { FieldKey } from './extra-data.repository.js';
+import { fieldKeyInvalid, itemListInvalid } from './extra-data.errors.js';
 
 /** The reserved group the custom-fields operations read and write (document 2, section A). */
 export const CUSTOM_FIELDS_GROUP = 'custom_fields';
@@ -35,8 +35,7 @@ const groupWrite = z.object({ group_key: key(MAX_GROUP_KEY_LENGTH), field_key: k
 const groupDelete = z.object({ group_key: key(MAX_GROUP_KEY_LENGTH), field_key: key(MAX_FIELD_KEY_LENGTH) });
 const customWrite = z.object({ field_key: key(MAX_FIELD_KEY_LENGTH), field_value: value });
 
-export const incorrectData = (list: string) =>
-  httpError(409, 'incorrect_data', `${list} must be a nonempty array of at most ${MAX_ITEMS} items`);
+export const incorrectData = (list: string) => itemListInvalid(list, MAX_ITEMS);
 
 /**
  * The valid items of a request list, in order. The list itself must be a nonempty array (else
@@ -74,6 +73,6 @@ export const parseCustomFieldWrites = (raw: unknown): FieldWrite[] =>
 /** DELETE /user/extra/data/custom-fields/{field_key}: one key, which must be valid. */
 export function parseCustomFieldKey(raw: string): FieldKey {
   const parsed = key(MAX_FIELD_KEY_LENGTH).safeParse(raw);
-  if (!parsed.success) throw httpError(409, 'incorrect_data', `field_key must be 1 to ${MAX_FIELD_KEY_LENGTH} characters`);
+  if (!parsed.success) throw fieldKeyInvalid(MAX_FIELD_KEY_LENGTH);
   return { groupKey: CUSTOM_FIELDS_GROUP, fieldKey: parsed.data };
 }

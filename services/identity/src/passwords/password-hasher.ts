@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Algorithm, hash, verify } from '@node-rs/argon2';
-import { httpError } from '@masthead/core/errors';
 import { WorkQueue } from './work-queue.js';
+import { hashQueueFull } from './password.errors.js';
 
 export interface Argon2Parameters {
   memoryKib: number;
@@ -78,7 +78,7 @@ export class PasswordHasher {
 
   private run<T>(task: () => Promise<T>): Promise<T> {
     const queued = this.queue.submit(task);
-    if (!queued) throw httpError(429, 'too_many_requests', 'Too many sign-in attempts are in progress; retry shortly');
+    if (!queued) throw hashQueueFull();
     return queued;
   }
 }

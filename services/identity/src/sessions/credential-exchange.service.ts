@@ -1,9 +1,10 @@
-import { httpError } from '@masthead/core/errors';
+import { tokenCompromised } from '@masthead/core/errors';
 import type { SessionRepository } from './session.repository.js';
 import type { SessionRecord } from './session.schema.js';
 import type { IssuedSession, SessionService } from './session.service.js';
 import { openRotation, sealRotation } from './rotation-seal.js';
 import { hashToken } from './tokens.js';
+import { invalidGrant, refreshFailed } from './session.errors.js';
 
 export interface RefreshCommand {
   resourceId: number;
@@ -17,10 +18,6 @@ export interface CodeExchangeCommand {
   code: string;
   redirectUri: string;
 }
-
-const refreshFailed = () => httpError(401, 'refresh_failed', 'Refresh token is invalid or expired');
-const invalidGrant = () => httpError(400, 'invalid_grant', 'Authorization code is invalid, expired or already used');
-const compromised = () => httpError(401, 'token_compromised', 'Session token is compromised');
 
 const isLive = (session: SessionRecord | null): session is SessionRecord => !!session && !session.revoked_at && !session.compromised_at;
 
@@ -49,7 +46,7 @@ export class CredentialExchange {
     if (!record || record.expires_at.getTime() <= Date.now()) throw refreshFailed();
     if (command.resourceId && record.resource_id !== command.resourceId) throw refreshFailed();
     const session = await this.repository.findSession(record.session_id);
-    if (session?.compromised_at) throw compromised();
+    if (session?.compromised_at) throw tokenCompromised();
     if (!isLive(session)) throw refreshFailed();
     const claimId = `refresh:${tokenHash}`;
     if (command.reusable) {
@@ -96,6 +93,6 @@ export class CredentialExchange {
 
   private async replayed(session: SessionRecord): Promise<never> {
     await this.sessions.markCompromised(session);
-    throw compromised();
+    throw tokenCompromised();
   }
 }

@@ -1,5 +1,5 @@
 import { isDuplicateKey } from '@masthead/core/mongo';
-import { fieldError, httpError } from '@masthead/core/errors';
+import { fieldError, invalidEmail } from '@masthead/core/errors';
 import type { Resource } from '@masthead/proto/accounts';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { CodeMailer } from '../recovery/code-mailer.js';
@@ -13,6 +13,8 @@ import { EMPTY_PROFILE, type UserRepository } from '../users/user.repository.js'
 import type { SessionContext, SessionStarter } from './session-starter.js';
 import type { SignInOutcome } from './sign-in.service.js';
 import { normalizeEmail } from './sign-in.command.js';
+import { passwordRequired } from '../passwords/password.errors.js';
+import { userExists } from '../users/user.errors.js';
 
 export interface RegisterCommand {
   email: string;
@@ -32,7 +34,6 @@ interface RegistrationDeps {
   mailer?: CodeMailer;
 }
 
-const userExists = () => httpError(409, 'user_exists', 'A member with this email already exists');
 /** Profile text fields are short labels; 255 keeps a request from storing a novel. */
 const MAX_NAME_LENGTH = 255;
 
@@ -63,8 +64,8 @@ export class RegistrationService {
   async register(command: RegisterCommand, resource: Resource, context: SessionContext): Promise<SignInOutcome> {
     await this.deps.limiter.consume('registration', context.ip ?? '', this.deps.limitPerHour);
     const email = normalizeEmail(command.email);
-    if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
-    if (!command.password) throw httpError(409, 'invalid_password', 'A password is required');
+    if (!email) throw invalidEmail();
+    if (!command.password) throw passwordRequired();
     assertAcceptablePassword(command.password);
     assertNames(command);
 

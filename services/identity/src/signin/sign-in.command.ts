@@ -1,5 +1,7 @@
-import { httpError } from '@masthead/core/errors';
+import { invalidEmail, resourceNotExists } from '@masthead/core/errors';
 import { MAX_PASSWORD_LENGTH } from '../passwords/password-policy.js';
+import { passwordRequired, passwordTooLong } from '../passwords/password.errors.js';
+import { invalidResponseType, redirectUriRequired } from './sign-in.errors.js';
 
 export type ResponseType = 'token' | 'code' | 'code_and_token';
 
@@ -38,7 +40,7 @@ export function normalizeEmail(raw: string): string | null {
 export function parseResponseType(raw: string, fallback: ResponseType): ResponseType {
   const responseType = (raw.trim() || fallback) as ResponseType;
   if (!RESPONSE_TYPES.includes(responseType)) {
-    throw httpError(409, 'invalid_response_type', 'response_type must be token, code or code_and_token');
+    throw invalidResponseType();
   }
   return responseType;
 }
@@ -52,17 +54,16 @@ export function parseSignIn(input: {
   redirectUri: string;
 }): SignInCommand {
   const email = normalizeEmail(input.email);
-  if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
-  if (input.password.length === 0 || input.password.length > MAX_PASSWORD_LENGTH) {
-    throw httpError(409, 'invalid_password', 'A password is required');
-  }
+  if (!email) throw invalidEmail();
+  if (input.password.length === 0) throw passwordRequired();
+  if (input.password.length > MAX_PASSWORD_LENGTH) throw passwordTooLong(MAX_PASSWORD_LENGTH);
   const responseType = parseResponseType(input.responseType, 'token');
   const redirectUri = input.redirectUri.trim() || null;
   if (responseType !== 'token' && input.resourceId === 0) {
-    throw httpError(404, 'resource_not_exists', 'A resource is required for this response type');
+    throw resourceNotExists();
   }
   if (responseType !== 'token' && !redirectUri) {
-    throw httpError(409, 'invalid_redirect_uri', 'redirect_uri is required for this response type');
+    throw redirectUriRequired();
   }
   return { resourceId: input.resourceId, email, password: input.password, responseType, redirectUri };
 }
@@ -90,5 +91,3 @@ export function isAllowedRedirect(redirectUri: string, resourceHost: string | un
   const secure = url.protocol === 'https:' || (url.protocol === 'http:' && loopback);
   return secure && host !== '' && (url.hostname === host || url.hostname.endsWith(`.${host}`));
 }
-
-export const authorizationFail = () => httpError(401, 'authorization_fail', 'Incorrect email or password');

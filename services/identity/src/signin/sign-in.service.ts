@@ -1,4 +1,3 @@
-import { httpError } from '@masthead/core/errors';
 import type { Logger } from '@masthead/core/logging';
 import type { LockPolicy } from '../access/lock-policy.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
@@ -10,7 +9,8 @@ import type { UserRecord } from '../users/user.schema.js';
 import type { SignInThrottle } from '../throttling/sign-in-throttle.js';
 import type { UserRepository } from '../users/user.repository.js';
 import type { SessionContext, SessionStarter, StartedSession } from './session-starter.js';
-import { authorizationFail, isAllowedRedirect, type SignInCommand } from './sign-in.command.js';
+import { isAllowedRedirect, type SignInCommand } from './sign-in.command.js';
+import { authorizationFail, redirectNotOnHost } from './sign-in.errors.js';
 
 export type SignInContext = SessionContext;
 
@@ -38,7 +38,7 @@ export class SignInService {
     const { users, relationships, hasher } = this.deps;
     const resource = command.resourceId ? await this.deps.resources.get(command.resourceId, context.requestId) : null;
     if (command.redirectUri && !isAllowedRedirect(command.redirectUri, resource?.host)) {
-      throw httpError(409, 'invalid_redirect_uri', 'redirect_uri must be on the resource host');
+      throw redirectNotOnHost();
     }
 
     // A throttled attempt is refused before any lookup or hash (docs/adr/0004).

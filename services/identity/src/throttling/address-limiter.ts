@@ -1,6 +1,6 @@
-import { httpError } from '@masthead/core/errors';
 import { inSequence, isDuplicateKey } from '@masthead/core/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
+import { addressLimited } from './throttling.errors.js';
 
 /**
  * One document of the `address_windows` collection, keyed by `<action>:<address>:<window>`:
@@ -26,8 +26,6 @@ const windowSchema = new Schema<WindowRecord>(
 windowSchema.index({ window: 1 });
 
 export const WINDOW_MS = 60 * 60 * 1000;
-
-const tooManyRequests = () => httpError(429, 'too_many_requests', 'Too many requests from this address; retry later');
 
 /**
  * Per-address limits for actions that create accounts or send mail (registration, password
@@ -73,7 +71,7 @@ export class AddressLimiter {
       await this.raiseHint(key, window, slot);
       return;
     }
-    throw tooManyRequests();
+    throw addressLimited();
   }
 
   /**

@@ -1,5 +1,5 @@
-import { httpError } from '@masthead/core/errors';
 import { Schema, type Connection, type Model } from 'mongoose';
+import { tooManyAttempts } from './throttling.errors.js';
 
 /** Failed sign-ins of one account (keyed by normalized email, known or not) in the current hour. */
 interface FailureRecord {
@@ -38,8 +38,6 @@ export const DEFAULT_THROTTLE: ThrottlePolicy = {
   baseBackoffMs: 1000,
   maxBackoffMs: 60_000,
 };
-
-export const tooManyAttempts = () => httpError(429, 'too_many_attempts', 'Too many failed sign-ins for this account; retry later');
 
 /**
  * Per-account limits on guessing. The key is the normalized email whether or not an account
