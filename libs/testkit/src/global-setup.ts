@@ -25,7 +25,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dataDir = await mkdtemp(join(tmpdir(), 'masthead-test-'));
   // The emulator starts alongside; a failure only fails the tests that use it (they say why).
   const idpStarting = startIdpEmulator(dataDir);
-  const infrastructure = await startInfrastructure({ dataDir }).catch(async (error: unknown) => {
+  const infrastructure = await startInfrastructure({ dataDir, ephemeral: true }).catch(async (error: unknown) => {
     await (await idpStarting)?.process.stop();
     throw error;
   });

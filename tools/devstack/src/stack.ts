@@ -2,7 +2,15 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-import { resolveTools, spawnManaged, startFerretDb, startNats, type ManagedProcess, type StartedServer } from '@masthead/local-infra';
+import {
+  resolveTools,
+  spawnManaged,
+  startFerretDb,
+  startNats,
+  type ManagedProcess,
+  type StartedServer,
+  type Tools,
+} from '@masthead/local-infra';
 
 import type { DevstackConfig } from './config.js';
 import { waitForHttpOk } from './readiness.js';
@@ -105,7 +113,7 @@ export async function runAdmin(
 async function startInfra(
   supervisor: Supervisor,
   config: DevstackConfig,
-  tools: { ferretdb: string; natsServer: string },
+  tools: Tools,
 ): Promise<{ ferretdb: StartedServer; nats: StartedServer }> {
   const echo = config.logToConsole;
   const ofServer = (server: StartedServer): ManagedProcess => server.process;
@@ -118,6 +126,7 @@ async function startInfra(
         echo,
         ownProcessGroup: true,
         binary: tools.ferretdb,
+        postgresBinDir: tools.postgresBinDir,
       }),
       ofServer,
     ),
