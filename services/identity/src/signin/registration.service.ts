@@ -4,6 +4,7 @@ import type { Resource } from '@masthead/proto/accounts';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { CodeMailer } from '../recovery/code-mailer.js';
 import type { AddressLimiter } from '../throttling/address-limiter.js';
+import type { InFlightClaims } from '../throttling/in-flight.js';
 import { assertAcceptablePassword } from '../passwords/password-policy.js';
 import { isMemberRelationship } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
@@ -27,10 +28,14 @@ interface RegistrationDeps {
   relationships: RelationshipRepository;
   hasher: PasswordHasher;
   starter: SessionStarter;
+  /** Registrations of one email at once: one (docs/adr/0091). */
+  inFlight: InFlightClaims;
   /** Mails the first email confirmation code of a new account (docs/adr/0055). */
   mailer?: CodeMailer;
 }
 
+const registrationInProgress = () =>
+  httpError(429, 'too_many_requests', 'A registration for this email is already in progress; retry shortly');
 const userExists = () => httpError(409, 'user_exists', 'A member with this email already exists');
 /** Profile text fields are short labels; 255 keeps a request from storing a novel. */
 const MAX_NAME_LENGTH = 255;
@@ -54,8 +59,20 @@ export class RegistrationService {
   constructor(private readonly deps: RegistrationDeps) {}
 
   async register(command: RegisterCommand, resource: Resource, context: SessionContext): Promise<SignInOutcome> {
-    await this.deps.limiter.consume('registration', context.ip ?? '', this.deps.limitPerHour);
     const email = normalizeEmail(command.email);
+    // Only one registration of an email can win: the parallel rest are refused before they count
+    // against the address, read or hash anything (docs/adr/0091).
+    if (!email) return this.registerEmail(command, null, resource, context);
+    return this.deps.inFlight.run(email, registrationInProgress, () => this.registerEmail(command, email, resource, context));
+  }
+
+  private async registerEmail(
+    command: RegisterCommand,
+    email: string | null,
+    resource: Resource,
+    context: SessionContext,
+  ): Promise<SignInOutcome> {
+    await this.deps.limiter.consume('registration', context.ip ?? '', this.deps.limitPerHour);
     if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
     if (!command.password) throw httpError(409, 'invalid_password', 'A password is required');
     assertAcceptablePassword(command.password);
