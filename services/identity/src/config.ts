@@ -28,6 +28,8 @@ export const identityEnv = {
   /** Hashes running at once; the rest wait in a queue of HASH_QUEUE_LIMIT, then get 429. */
   HASH_CONCURRENCY: z.coerce.number().int().min(1).default(4),
   HASH_QUEUE_LIMIT: z.coerce.number().int().min(0).default(64),
+  /** Longest wait in that queue before 429: far enough below the gateway's 5 s deadline (docs/adr/0091). */
+  HASH_QUEUE_WAIT_MS: z.coerce.number().int().min(1).default(1500),
   /** Registrations per client address per hour (identity issue: per-address limits). */
   REGISTRATION_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
   /** Email availability checks per client address per hour. */

@@ -106,7 +106,9 @@ describe('member extra data', () => {
         { group_key: 'x'.repeat(65), field_key: 'long-group', field_value: 'x' },
         { group_key: 'g', field_key: 'y'.repeat(129), field_value: 'x' },
         { group_key: 'g', field_key: 'y'.repeat(128), field_value: 'longest key', extra: 'ignored' },
-        { group_key: emojiGroup, field_key: 'ключ\u0000é', field_value: 'naïve \ud800 value' },
+        { group_key: emojiGroup, field_key: 'ключé', field_value: 'naïve \ud800 value' },
+        { group_key: 'g', field_key: 'nul\u0000key', field_value: 'x' },
+        { group_key: 'g', field_key: 'nul-value', field_value: 'a\u0000b' },
         { group_key: '__proto__', field_key: 'constructor', field_value: 'plain key' },
       ],
     });
@@ -114,7 +116,7 @@ describe('member extra data', () => {
     expect(response.body).toEqual({
       items: {
         g: [row(member, tenant, 'g', 'y'.repeat(128), 'longest key')],
-        [emojiGroup]: [row(member, tenant, emojiGroup, 'ключ\u0000é', 'naïve \ufffd value')],
+        [emojiGroup]: [row(member, tenant, emojiGroup, 'ключé', 'naïve \ufffd value')],
         ['__proto__']: [row(member, tenant, '__proto__', 'constructor', 'plain key')],
       },
     });

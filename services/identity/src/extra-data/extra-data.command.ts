@@ -22,13 +22,22 @@ export interface FieldWrite extends FieldKey {
 /** Characters as a reader counts them (code points), so that an emoji is one, not two. */
 const lengthOf = (text: string) => [...text].length;
 
+/**
+ * U+0000 is never meaningful text, and PostgreSQL's jsonb under the embedded database cannot
+ * hold it (docs/adr/0090): an item carrying it is invalid, skipped like the others.
+ */
+const withoutNul = (text: string) => !text.includes('\u0000');
+
 const key = (max: number) =>
   z
     .string()
     .transform((text) => text.trim())
-    .refine((text) => text.length > 0 && lengthOf(text) <= max);
+    .refine((text) => text.length > 0 && lengthOf(text) <= max && withoutNul(text));
 
-const value = z.string().transform((text) => text.trim());
+const value = z
+  .string()
+  .transform((text) => text.trim())
+  .refine(withoutNul);
 
 // Unknown keys of an item are ignored (stripped): clients may send whole rows back.
 const groupWrite = z.object({ group_key: key(MAX_GROUP_KEY_LENGTH), field_key: key(MAX_FIELD_KEY_LENGTH), field_value: value });
@@ -39,8 +48,9 @@ export const incorrectData = (list: string) => itemListInvalid(list, MAX_ITEMS);
 
 /**
  * The valid items of a request list, in order. The list itself must be a nonempty array (else
- * 409 incorrect_data); an item that is not an object, lacks a field, has a non-string field or
- * a key that is empty or too long after trimming is skipped silently, as the spec says.
+ * 409 incorrect_data); an item that is not an object, lacks a field, has a non-string field, a
+ * key that is empty or too long after trimming, or a NUL character is skipped silently, as the
+ * spec says.
  */
 function validItems<Item>(raw: unknown, list: string, schema: z.ZodType<Item, z.ZodTypeDef, unknown>): Item[] {
   if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_ITEMS) throw incorrectData(list);

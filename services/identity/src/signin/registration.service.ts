@@ -4,6 +4,7 @@ import type { Resource } from '@masthead/proto/accounts';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { CodeMailer } from '../recovery/code-mailer.js';
 import type { AddressLimiter } from '../throttling/address-limiter.js';
+import type { InFlightClaims } from '../throttling/in-flight.js';
 import { assertAcceptablePassword } from '../passwords/password-policy.js';
 import { textProblem } from '../profile/text-rules.js';
 import { isMemberRelationship } from '../relationships/relationship-status.js';
@@ -13,6 +14,7 @@ import { EMPTY_PROFILE, type UserRepository } from '../users/user.repository.js'
 import type { SessionContext, SessionStarter } from './session-starter.js';
 import type { SignInOutcome } from './sign-in.service.js';
 import { normalizeEmail } from './sign-in.command.js';
+import { registrationInProgress } from './sign-in.errors.js';
 import { passwordRequired } from '../passwords/password.errors.js';
 import { userExists } from '../users/user.errors.js';
 
@@ -30,6 +32,8 @@ interface RegistrationDeps {
   relationships: RelationshipRepository;
   hasher: PasswordHasher;
   starter: SessionStarter;
+  /** Registrations of one email at once: one (docs/adr/0091). */
+  inFlight: InFlightClaims;
   /** Mails the first email confirmation code of a new account (docs/adr/0055). */
   mailer?: CodeMailer;
 }
@@ -62,8 +66,20 @@ export class RegistrationService {
   constructor(private readonly deps: RegistrationDeps) {}
 
   async register(command: RegisterCommand, resource: Resource, context: SessionContext): Promise<SignInOutcome> {
-    await this.deps.limiter.consume('registration', context.ip ?? '', this.deps.limitPerHour);
     const email = normalizeEmail(command.email);
+    // Only one registration of an email can win: the parallel rest are refused before they count
+    // against the address, read or hash anything (docs/adr/0091).
+    if (!email) return this.registerEmail(command, null, resource, context);
+    return this.deps.inFlight.run(email, registrationInProgress, () => this.registerEmail(command, email, resource, context));
+  }
+
+  private async registerEmail(
+    command: RegisterCommand,
+    email: string | null,
+    resource: Resource,
+    context: SessionContext,
+  ): Promise<SignInOutcome> {
+    await this.deps.limiter.consume('registration', context.ip ?? '', this.deps.limitPerHour);
     if (!email) throw invalidEmail();
     if (!command.password) throw passwordRequired();
     assertAcceptablePassword(command.password);

@@ -29,3 +29,17 @@ export const authorizationFail = defineError({ status: 401, code: 'authorization
 
 /** Thrown by a refresh without a `refresh_token`. */
 export const refreshTokenRequired = defineError({ status: 409, code: 'invalid_refresh_token', description: 'refresh_token is required' });
+
+/** Thrown when a sign-in is attempted while this account's allowed parallel sign-ins are running (ADR 0091). */
+export const signInInProgress = defineError({
+  status: 429,
+  code: 'too_many_requests',
+  description: 'A sign-in for this account is already in progress; retry shortly',
+});
+
+/** Thrown when a registration of an email is attempted while another one of it is running (ADR 0091). */
+export const registrationInProgress = defineError({
+  status: 429,
+  code: 'too_many_requests',
+  description: 'A registration for this email is already in progress; retry shortly',
+});

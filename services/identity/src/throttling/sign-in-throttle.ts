@@ -1,3 +1,4 @@
+import { isDuplicateKey } from '@masthead/core/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 import { tooManyAttempts } from './throttling.errors.js';
 
@@ -68,13 +69,19 @@ export class SignInThrottle {
     return true;
   }
 
-  async recordFailure(email: string): Promise<void> {
+  async recordFailure(email: string, retried = false): Promise<void> {
     const now = new Date();
     const record = await this.model.findById(email).lean<FailureRecord>().exec();
     if (!record || this.windowOver(record)) {
-      await this.model
-        .updateOne({ _id: email }, { $set: { window_started_at: now, failures: 1, blocked_until: now } }, { upsert: true })
-        .exec();
+      try {
+        await this.model
+          .updateOne({ _id: email }, { $set: { window_started_at: now, failures: 1, blocked_until: now } }, { upsert: true })
+          .exec();
+      } catch (error) {
+        // Two first failures at once (other replicas): the record exists now, so count on it.
+        if (!isDuplicateKey(error) || retried) throw error;
+        await this.recordFailure(email, true);
+      }
       return;
     }
     const failures = record.failures + 1;
