@@ -85,6 +85,7 @@ export function catalogHandlers(deps: Deps): AsyncImplementation<typeof CatalogS
       const view = await pricings.upsert(parseOrThrow(upsertPricingCommand, request));
       return toPricing(view.pricing, view.plan, true);
     },
+    canOwnTeams: async ({ resourceId, userId }) => ({ eligible: await teamPlans.canOwnTeams(resourceId, userId) }),
     grantMembership: async (request) => toMembership(await memberships.grant(parseOrThrow(grantMembershipCommand, request))),
   };
 }
