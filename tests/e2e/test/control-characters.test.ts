@@ -43,8 +43,15 @@ describe('control characters in emails and names', () => {
     expect({ status: validation.status, body: validation.body }).toEqual({ status: 409, body: invalidEmail });
     const signIn = await s.api('/authorization', { headers, json: { email, password } });
     expect({ status: signIn.status, body: signIn.body }).toEqual({ status: 409, body: invalidEmail });
-    // Nothing stored, so no confirmation mail goes to the address.
-    expect(await s.db('identity').collection('users').countDocuments({ email: email.toLowerCase() })).toBe(0);
+    // Nothing stored, so no confirmation mail goes to the address. The stored addresses are read
+    // back rather than queried with the address: PostgreSQL's jsonb (under the embedded FerretDB)
+    // refuses U+0000 in a query (ADR 0090).
+    const stored = await s
+      .db('identity')
+      .collection('users')
+      .find({}, { projection: { email: 1 } })
+      .toArray();
+    expect(stored.map((user) => user['email'])).not.toContain(email.toLowerCase());
   });
 
   it.each(UNSAFE_NAMES)('refuses a name with %s at registration and in PUT /user (409 error_fields)', async (_label, name) => {

@@ -1,5 +1,5 @@
 import type { ServiceClient } from '@masthead/core/grpc';
-import { httpError } from '@masthead/core/errors';
+import { subscriptionNotFound } from '@masthead/core/errors';
 import type { CatalogServiceService, Pricing } from '@masthead/proto/catalog';
 import type { CreateInvitationCodeRequest, ValidateInviteRequest } from '@masthead/proto/community/invitations';
 import type { TeamRepository } from '../teams/team.repository.js';
@@ -56,7 +56,7 @@ export class InvitePreviewService {
   /** Operator (admin CLI): a free invitation code for a Pricing of the resource. */
   async createCode(request: CreateInvitationCodeRequest): Promise<Json> {
     const pricing = await this.pricing(request.resourceId, request.pricingId);
-    if (!pricing) throw httpError(404, 'subscription_not_found', 'Subscription not found');
+    if (!pricing) throw subscriptionNotFound();
     const code = request.code || generateCode();
     const invite = await this.deps.invites.insert({
       resource_id: request.resourceId,

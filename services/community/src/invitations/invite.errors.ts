@@ -1,20 +1,20 @@
-import { httpError } from '@masthead/core/errors';
+import { defineError } from '@masthead/core/errors';
 
 /** An invite ID that is not one of the team's invites. */
-export const inviteNotFound = () => httpError(404, 'invite_not_found', 'Invite not found');
+export const inviteNotFound = defineError({ status: 404, code: 'invite_not_found', description: 'Invite not found' });
 /** POST /user/teams/{team_id}/invites: the save or the event failed (document 2 C: 409 exception). */
-export const inviteException = () => httpError(409, 'exception', 'The invite could not be saved');
+export const inviteException = defineError({ status: 409, code: 'exception', description: 'The invite could not be saved' });
 /** POST /invite-validation: no valid invite for the code in the resource. */
-export const invalidInvitePreview = () => httpError(409, 'invalid_invite', 'Invalid invite');
+export const invalidInvitePreview = defineError({ status: 409, code: 'invalid_invite', description: 'Invalid invite' });
 /** POST /invite-validation: over 50 previews per action, resource and address. */
-export const requestsLimitExceeded = () => httpError(406, 'requests_limit_exceeded', 'Requests limit exceeded');
+export const requestsLimitExceeded = defineError({ status: 406, code: 'requests_limit_exceeded', description: 'Requests limit exceeded' });
 /** POST /invite-activation: unknown, outside its window, capped, for another email, or used. */
-export const invalidInvite = () => httpError(422, 'invalid_invite', 'Invalid invite');
+export const invalidInvite = defineError({ status: 422, code: 'invalid_invite', description: 'Invalid invite' });
 /** POST /invite-activation: the team is gone, inactive, full or outside its domains. */
-export const teamInvitationFail = () => httpError(406, 'team_invitation_fail', 'Team invitation failed');
+export const teamInvitationFail = defineError({ status: 406, code: 'team_invitation_fail', description: 'Team invitation failed' });
 /** POST /invite-activation: the invite's Pricing is not an active Pricing of the resource. */
-export const incorrectSubscription = () => httpError(406, 'incorrect_subscription', 'Incorrect subscription');
+export const incorrectSubscription = defineError({ status: 406, code: 'incorrect_subscription', description: 'Incorrect subscription' });
 /** POST /invite-activation: the paid team Pricing has no payment customer on the owner. */
-export const teamPaymentFail = () => httpError(406, 'team_payment_fail', 'Team payment failed');
+export const teamPaymentFail = defineError({ status: 406, code: 'team_payment_fail', description: 'Team payment failed' });
 /** POST /invite-activation: the membership could not be granted. */
-export const acceptInviteFail = () => httpError(406, 'accept_invite_fail', 'Invite could not be accepted');
+export const acceptInviteFail = defineError({ status: 406, code: 'accept_invite_fail', description: 'Invite could not be accepted' });

@@ -6,7 +6,7 @@ import type { CatalogServiceService, Pricing } from '@masthead/proto/catalog';
 import type { Caller } from '@masthead/proto/community/teams';
 import { randomBytes } from 'node:crypto';
 import type { PaymentCustomers } from '../support/payment-customers.js';
-import { invalidField } from '../teams/team.errors.js';
+import { invalidTeamField } from '../teams/team.errors.js';
 import type { TeamAccess } from '../teams/team-access.js';
 import type { TeamMemberRepository } from '../teams/team-member.repository.js';
 import type { TeamRecord } from '../teams/team.schema.js';
@@ -69,7 +69,7 @@ export class TeamInviteService {
       });
     } catch (error) {
       // A parallel request invited the same email: the unique key answers like the check.
-      if (isDuplicateKey(error)) throw invalidField('email', 'invalid_email', 'This email already has an invite for the team');
+      if (isDuplicateKey(error)) throw invalidTeamField('email', 'This email already has an invite for the team');
       throw inviteException();
     }
     await this.publishInvite(caller, invite);
@@ -118,7 +118,7 @@ export class TeamInviteService {
 
   private async email(team: TeamRecord, value: unknown): Promise<string> {
     const raw = typeof value === 'string' ? value : '';
-    const fail = (message: string) => invalidField('email', 'invalid_email', message);
+    const fail = (message: string) => invalidTeamField('email', message);
     if (raw.length > EMAIL_MAX) throw fail(`email must be at most ${EMAIL_MAX} characters`);
     const email = raw.trim().toLowerCase();
     if (!EMAIL_PATTERN.test(email)) throw fail('A valid email is required');
@@ -129,7 +129,7 @@ export class TeamInviteService {
 
   /** An active Pricing of an active Plan of the resource, with a free seat and, if paid, a customer. */
   private async pricing(caller: Caller, team: TeamRecord, value: unknown): Promise<Pricing> {
-    const fail = (message: string) => invalidField('subscription_id', 'invalid_subscription_id', message);
+    const fail = (message: string) => invalidTeamField('subscription_id', message);
     if (!(typeof value === 'number' && Number.isSafeInteger(value) && value > 0)) throw fail('subscription_id is required');
     let pricing: Pricing;
     try {
@@ -153,7 +153,7 @@ export class TeamInviteService {
   private title(value: unknown): string | undefined {
     if (value === undefined || value === null) return undefined;
     const title = typeof value === 'string' ? value.trim() : '';
-    if (!title || title.length > TITLE_MAX) throw invalidField('title', 'invalid_title', `title must be 1-${TITLE_MAX} characters`);
+    if (!title || title.length > TITLE_MAX) throw invalidTeamField('title', `title must be 1-${TITLE_MAX} characters`);
     return title;
   }
 
@@ -161,7 +161,7 @@ export class TeamInviteService {
   private resourceId(caller: Caller, value: unknown): void {
     if (value === undefined || value === null) return;
     if (value !== caller.resourceId && String(value) !== String(caller.resourceId)) {
-      throw invalidField('resource_id', 'invalid_resource_id', 'resource_id must be the selected resource');
+      throw invalidTeamField('resource_id', 'resource_id must be the selected resource');
     }
   }
 
@@ -169,7 +169,7 @@ export class TeamInviteService {
   private code(value: unknown): void {
     if (value === undefined || value === null) return;
     if (typeof value !== 'string' || value.length < CODE_MIN || value.length > CODE_MAX) {
-      throw invalidField('code', 'invalid_code', `code must be ${CODE_MIN}-${CODE_MAX} characters`);
+      throw invalidTeamField('code', `code must be ${CODE_MIN}-${CODE_MAX} characters`);
     }
   }
 

@@ -2,7 +2,7 @@ import type { EventPublisher } from '@masthead/core/events';
 import { buildListQuery, toPaginator, type ListSpec, type PageRequest, type Paginator } from '@masthead/core/pagination';
 import type { Caller } from '@masthead/proto/community/teams';
 import type { InviteRepository } from '../invitations/invite.repository.js';
-import { invalidField, noTeamPermission, teamUserNotFound } from './team.errors.js';
+import { invalidTeamField, noTeamPermission, teamUserNotFound } from './team.errors.js';
 import type { TeamAccess } from './team-access.js';
 import type { TeamMemberRepository } from './team-member.repository.js';
 import type { TeamMemberRecord } from './team-member.schema.js';
@@ -118,17 +118,16 @@ export class TeamService {
     const changes: Parameters<TeamMemberRepository['update']>[2] = {};
     const { role, status, subscription_id: pricingId } = fields;
     if (role !== undefined) {
-      if (role !== 'admin' && role !== 'user') throw invalidField('role', 'invalid_role', 'role must be admin or user');
+      if (role !== 'admin' && role !== 'user') throw invalidTeamField('role', 'role must be admin or user');
       changes.role = role;
     }
     if (status !== undefined) {
-      if (status !== 'active' && status !== 'suspended')
-        throw invalidField('status', 'invalid_status', 'status must be active or suspended');
+      if (status !== 'active' && status !== 'suspended') throw invalidTeamField('status', 'status must be active or suspended');
       changes.status = status;
     }
     if (pricingId !== undefined) {
       if (pricingId !== null && !(Number.isSafeInteger(pricingId) && (pricingId as number) > 0)) {
-        throw invalidField('subscription_id', 'invalid_subscription_id', 'subscription_id must be a Pricing ID');
+        throw invalidTeamField('subscription_id', 'subscription_id must be a Pricing ID');
       }
       changes.pricing_id = pricingId as number | null;
     }
@@ -150,8 +149,8 @@ export class TeamService {
 
   private name(value: unknown): string {
     const name = typeof value === 'string' ? value : '';
-    if (!name.trim()) throw invalidField('name', 'invalid_name', 'name is required');
-    if (name.length > NAME_MAX) throw invalidField('name', 'invalid_name', `name must be at most ${NAME_MAX} characters`);
+    if (!name.trim()) throw invalidTeamField('name', 'name is required');
+    if (name.length > NAME_MAX) throw invalidTeamField('name', `name must be at most ${NAME_MAX} characters`);
     return sanitize(name);
   }
 
