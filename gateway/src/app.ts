@@ -60,7 +60,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   app.set('trust proxy', config.TRUST_PROXY);
   // Bracket maps such as filter[Plans.id]=3 need the extended query parser.
   app.set('query parser', 'extended');
-  app.use(requestId);
+  app.use(requestId(config.GRPC_DEADLINE_MS));
   app.use(accessLog(logger));
   app.use(healthRouter(serviceAddressesOf(config)));
   app.use(cors(resources, config.CORS_ALLOWED_ORIGINS));

@@ -30,10 +30,10 @@ export class ResourceResolver {
   }
 
   /** The active resource for a key, or null when none exists. */
-  resolve(publicKey: string, requestId: string): Promise<Resource | null> {
+  resolve(publicKey: string): Promise<Resource | null> {
     return this.cache.getOrLoad(publicKey, async () => {
       try {
-        return await this.accounts.resolveResource({ publicKey }, { requestId, idempotent: true });
+        return await this.accounts.resolveResource({ publicKey }, { idempotent: true });
       } catch (error) {
         if (error instanceof ServiceError && error.status === 404) return null;
         throw error;
@@ -42,7 +42,7 @@ export class ResourceResolver {
   }
 
   /** Every origin some resource allows, for preflight requests (which carry no resource key). */
-  allowedOrigins(requestId: string): Promise<string[]> {
-    return this.origins.getOrLoad('all', async () => (await this.accounts.listAllowedOrigins({}, { requestId, idempotent: true })).origins);
+  allowedOrigins(): Promise<string[]> {
+    return this.origins.getOrLoad('all', async () => (await this.accounts.listAllowedOrigins({}, { idempotent: true })).origins);
   }
 }

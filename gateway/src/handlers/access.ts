@@ -5,7 +5,7 @@ import type { RouteHandler } from './types.js';
  * its sessions here. The spec shows no body; `{result: true}` as logout answers.
  */
 export const suspendMember: RouteHandler = async (context, _req, { memberAccess }) => {
-  await memberAccess.suspendMember({ userId: context.caller.user!.id, resourceId: context.resource!.id }, { requestId: context.requestId });
+  await memberAccess.suspendMember({ userId: context.caller.user!.id, resourceId: context.resource!.id });
   return { body: { result: true } };
 };
 
@@ -14,9 +14,6 @@ export const suspendMember: RouteHandler = async (context, _req, { memberAccess 
  * kept, docs/adr/0071) and revokes its sessions here. `{result: true}` as for suspension.
  */
 export const removeProfile: RouteHandler = async (context, _req, { memberAccess }) => {
-  await memberAccess.removeMemberProfile(
-    { userId: context.caller.user!.id, resourceId: context.resource!.id },
-    { requestId: context.requestId },
-  );
+  await memberAccess.removeMemberProfile({ userId: context.caller.user!.id, resourceId: context.resource!.id });
   return { body: { result: true } };
 };

@@ -3,7 +3,7 @@ import type { RouteHandler } from './types.js';
 /** GET /resource: the member-facing configuration (document 1, section E). */
 export const getResource: RouteHandler = async (context, _req, { accounts }) => {
   const resource = context.resource!;
-  const config = await accounts.getResourceConfig({ id: resource.id }, { requestId: context.requestId, idempotent: true });
+  const config = await accounts.getResourceConfig({ id: resource.id }, { idempotent: true });
   const body: Record<string, unknown> = {
     public_key: config.publicKey,
     origin: config.origin ?? null,

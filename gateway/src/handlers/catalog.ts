@@ -10,10 +10,7 @@ const PATH_ID = /^\d{1,9}$/;
 export const listPlans: RouteHandler = async (context, req, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
   const page = parsePageRequest(req.query as Record<string, unknown>);
-  const result = await catalog.listPlans(
-    { resourceId: context.resource!.id, query: toPageQuery(page), admin },
-    { requestId: context.requestId, idempotent: true },
-  );
+  const result = await catalog.listPlans({ resourceId: context.resource!.id, query: toPageQuery(page), admin }, { idempotent: true });
   return { body: { items: result.items.map((plan) => serializePlan(plan, admin)), paginator: serializePaginator(result.paginator) } };
 };
 
@@ -22,10 +19,7 @@ export const getPlan: RouteHandler = async (context, req, { catalog }) => {
   const id = String(req.params['id'] ?? '');
   if (!PATH_ID.test(id)) throw httpError(404, 'plan_not_found', 'Plan not found');
   const admin = isAdminRole(context.caller.role);
-  const plan = await catalog.getPlan(
-    { resourceId: context.resource!.id, planId: Number(id), admin },
-    { requestId: context.requestId, idempotent: true },
-  );
+  const plan = await catalog.getPlan({ resourceId: context.resource!.id, planId: Number(id), admin }, { idempotent: true });
   return { body: serializePlan(plan, admin) };
 };
 
@@ -36,10 +30,7 @@ export const getPlan: RouteHandler = async (context, req, { catalog }) => {
 export const listEmbeddedPlans: RouteHandler = async (context, _req, { catalog }) => {
   if (!context.resource) return { body: { items: [] } };
   const admin = isAdminRole(context.caller.role);
-  const result = await catalog.listEmbeddedPlans(
-    { resourceId: context.resource.id, admin },
-    { requestId: context.requestId, idempotent: true },
-  );
+  const result = await catalog.listEmbeddedPlans({ resourceId: context.resource.id, admin }, { idempotent: true });
   return { body: { items: result.items.map((plan) => serializePlan(plan, admin)) } };
 };
 
@@ -47,10 +38,7 @@ export const listEmbeddedPlans: RouteHandler = async (context, _req, { catalog }
 export const listPricings: RouteHandler = async (context, req, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
   const page = parsePageRequest(req.query as Record<string, unknown>);
-  const result = await catalog.listPricings(
-    { resourceId: context.resource!.id, query: toPageQuery(page), admin },
-    { requestId: context.requestId, idempotent: true },
-  );
+  const result = await catalog.listPricings({ resourceId: context.resource!.id, query: toPageQuery(page), admin }, { idempotent: true });
   return {
     body: { items: result.items.map((pricing) => serializePricing(pricing, admin)), paginator: serializePaginator(result.paginator) },
   };
@@ -61,9 +49,6 @@ export const getPricing: RouteHandler = async (context, req, { catalog }) => {
   const id = String(req.params['id'] ?? '');
   if (!PATH_ID.test(id)) throw httpError(404, 'subscription_not_found', 'Subscription not found');
   const admin = isAdminRole(context.caller.role);
-  const pricing = await catalog.getPricing(
-    { resourceId: context.resource!.id, pricingId: Number(id), admin },
-    { requestId: context.requestId, idempotent: true },
-  );
+  const pricing = await catalog.getPricing({ resourceId: context.resource!.id, pricingId: Number(id), admin }, { idempotent: true });
   return { body: serializePricing(pricing, admin) };
 };

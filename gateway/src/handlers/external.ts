@@ -12,7 +12,7 @@ export const getExternalSubscription: RouteHandler = async (context, req, { cata
   const admin = isAdminRole(context.caller.role);
   const pricing = await catalog.findPricingByExternalSource(
     { resourceId: context.resource!.id, externalSourceId: typeof value === 'string' ? value : undefined, admin },
-    { requestId: context.requestId, idempotent: true },
+    { idempotent: true },
   );
   return { body: { subscription: serializePricing(pricing, admin) } };
 };

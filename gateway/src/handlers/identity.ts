@@ -13,15 +13,12 @@ import type { RouteHandler } from './types.js';
  */
 export const signIn: RouteHandler = async (context, req, { identity }) => {
   const fields = bodyFields(req);
-  const result = await identity.signIn(
-    {
-      resourceId: context.resource?.id ?? 0,
-      email: stringField(fields, 'email'),
-      password: stringField(fields, 'password'),
-      ...sessionRequest(context, fields),
-    },
-    { requestId: context.requestId },
-  );
+  const result = await identity.signIn({
+    resourceId: context.resource?.id ?? 0,
+    email: stringField(fields, 'email'),
+    password: stringField(fields, 'password'),
+    ...sessionRequest(context, fields),
+  });
   return { body: serializeSessionResult(result) };
 };
 
@@ -42,27 +39,24 @@ export const sessionRequest = (context: RequestContext, fields: Record<string, u
 export const register: RouteHandler = async (context, req, { identity }) => {
   const fields = bodyFields(req);
   const optionalText = (name: string) => stringField(fields, name).trim() || undefined;
-  const result = await identity.register(
-    {
-      resourceId: context.resource!.id,
-      email: stringField(fields, 'email'),
-      password: stringField(fields, 'password'),
-      firstName: optionalText('first_name'),
-      lastName: optionalText('last_name'),
-      guestSession: context.headers.session,
-      sourceType: context.headers.sourceType,
-      ip: context.ip,
-      userAgent: context.userAgent,
-    },
-    { requestId: context.requestId },
-  );
+  const result = await identity.register({
+    resourceId: context.resource!.id,
+    email: stringField(fields, 'email'),
+    password: stringField(fields, 'password'),
+    firstName: optionalText('first_name'),
+    lastName: optionalText('last_name'),
+    guestSession: context.headers.session,
+    sourceType: context.headers.sourceType,
+    ip: context.ip,
+    userAgent: context.userAgent,
+  });
   return { status: 201, body: serializeSessionResult(result) };
 };
 
 /** POST /email-validation: `{result: true}` when the email can register in this resource. */
 export const validateEmail: RouteHandler = async (context, req, { identity }) => {
   const email = stringField(bodyFields(req), 'email');
-  await identity.validateEmail({ resourceId: context.resource!.id, email, ip: context.ip }, { requestId: context.requestId });
+  await identity.validateEmail({ resourceId: context.resource!.id, email, ip: context.ip });
   return { body: { result: true } };
 };
 
@@ -88,7 +82,7 @@ export function serializeSessionResult(result: SignInResponse): Record<string, u
 export const getUser: RouteHandler = async (context, _req, { identity }) => {
   const profile = await identity.getProfile(
     { userId: context.caller.user!.id, resourceId: context.resource?.id ?? 0, admin: isAdminRole(context.caller.role) },
-    { requestId: context.requestId, idempotent: true },
+    { idempotent: true },
   );
   const body: Record<string, unknown> = serializeUser(profile.user!);
   const view = profile.resourceView;

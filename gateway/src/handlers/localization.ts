@@ -34,7 +34,7 @@ function realFlag(req: Request): boolean {
 export const listCountries: RouteHandler = async (context, req, { accounts }) => {
   const result = await accounts.listCountries(
     { resourceId: context.resource?.id ?? 0, real: realFlag(req), ip: localizationIp(req, context) },
-    { requestId: context.requestId, idempotent: true },
+    { idempotent: true },
   );
   return { body: { items: result.items.map(result.grouped ? serializeGroupedCountry : serializeCountry) } };
 };
@@ -44,16 +44,13 @@ export const getGeoInfo: RouteHandler = async (context, req, { accounts }) => {
   const asked = requestParam(req, 'ip').trim();
   // "0" is falsey where the spec's behaviour comes from, and is no address either.
   const ip = asked && asked !== '0' ? asked : resolveRequestIp(req);
-  const info = await accounts.getGeoInfo({ ip }, { requestId: context.requestId, idempotent: true });
+  const info = await accounts.getGeoInfo({ ip }, { idempotent: true });
   return { body: { data: serializeGeoInfo(info) } };
 };
 
 /** GET /currency: `{items: [{title}]}` in configured order; `items` omitted when none. */
 export const listCurrencies: RouteHandler = async (context, _req, { accounts }) => {
-  const result = await accounts.listCurrencies(
-    { resourceId: context.resource?.id ?? 0 },
-    { requestId: context.requestId, idempotent: true },
-  );
+  const result = await accounts.listCurrencies({ resourceId: context.resource?.id ?? 0 }, { idempotent: true });
   return { body: result.items.length > 0 ? { items: result.items.map(serializeCurrency) } : {} };
 };
 
@@ -68,7 +65,7 @@ const SOURCE_NAMES: Partial<Record<CurrencySource, string>> = {
  * and where the list comes from.
  */
 export const adminListCurrencies: RouteHandler = async (context, _req, { accounts }) => {
-  const result = await accounts.listCurrencies({ resourceId: context.resource!.id }, { requestId: context.requestId, idempotent: true });
+  const result = await accounts.listCurrencies({ resourceId: context.resource!.id }, { idempotent: true });
   const body: Record<string, unknown> = {};
   if (result.items.length > 0) body['items'] = result.items.map(serializeAdminCurrency);
   body['source'] = SOURCE_NAMES[result.source] ?? null;
@@ -78,7 +75,7 @@ export const adminListCurrencies: RouteHandler = async (context, _req, { account
 /** GET /languages: paginated, every language (inactive and non-default included). */
 export const listLanguages: RouteHandler = async (context, req, { accounts }) => {
   const page = parsePageRequest(req.query as Record<string, unknown>);
-  const result = await accounts.listLanguages({ query: toPageQuery(page) }, { requestId: context.requestId, idempotent: true });
+  const result = await accounts.listLanguages({ query: toPageQuery(page) }, { idempotent: true });
   return { body: { items: result.items.map(serializeLanguage), paginator: serializePaginator(result.paginator) } };
 };
 
@@ -86,6 +83,6 @@ export const listLanguages: RouteHandler = async (context, req, { accounts }) =>
 export const getLanguage: RouteHandler = async (context, req, { accounts }) => {
   const id = String(req.params['id'] ?? '');
   if (!PATH_ID.test(id) || Number(id) === 0) throw httpError(404, 'language_not_found', 'Language not found');
-  const language = await accounts.getLanguage({ id: Number(id) }, { requestId: context.requestId, idempotent: true });
+  const language = await accounts.getLanguage({ id: Number(id) }, { idempotent: true });
   return { body: serializeLanguage(language) };
 };

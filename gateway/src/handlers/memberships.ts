@@ -25,7 +25,7 @@ const pageAndFilter = (req: Request) =>
   parsePageRequest({ page: query(req)['page'], limit: query(req)['limit'], filter: query(req)['filter'] });
 
 const member = (context: RequestContext) => ({ resourceId: context.resource!.id, userId: context.caller.user!.id });
-const call = (context: RequestContext) => ({ requestId: context.requestId, idempotent: true });
+const READ = { idempotent: true };
 
 /** `{id}` of /user/subscriptions/{id}: the membership ID; anything else is not found. */
 function membershipId(req: Request): number {
@@ -38,7 +38,7 @@ function membershipId(req: Request): number {
 export const listUserPlans: RouteHandler = async (context, req, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
   const page = parsePageRequest(query(req));
-  const result = await catalog.listUserPlans({ ...member(context), query: toPageQuery(page), admin }, call(context));
+  const result = await catalog.listUserPlans({ ...member(context), query: toPageQuery(page), admin }, READ);
   return { body: { items: result.items.map((plan) => serializeUserPlan(plan, admin)), paginator: serializePaginator(result.paginator) } };
 };
 
@@ -48,10 +48,7 @@ export const listTeamPlans: RouteHandler = async (context, req, { catalog }) => 
   if (!PATH_ID.test(teamId)) throw httpError(404, 'team_not_found', 'Team not found');
   const admin = isAdminRole(context.caller.role);
   const page = pageAndFilter(req);
-  const result = await catalog.listTeamPlans(
-    { ...member(context), teamId: Number(teamId), query: toPageQuery(page), admin },
-    call(context),
-  );
+  const result = await catalog.listTeamPlans({ ...member(context), teamId: Number(teamId), query: toPageQuery(page), admin }, READ);
   return {
     body: {
       items: result.items.map((plan) => serializePlan(plan, admin, { usersLimit: true })),
@@ -63,7 +60,7 @@ export const listTeamPlans: RouteHandler = async (context, req, { catalog }) => 
 /** GET /user/plans/history: the member's membership changes, paginated like the other lists. */
 export const listMembershipHistory: RouteHandler = async (context, req, { catalog }) => {
   const page = parsePageRequest(query(req));
-  const result = await catalog.listMembershipHistory({ ...member(context), query: toPageQuery(page) }, call(context));
+  const result = await catalog.listMembershipHistory({ ...member(context), query: toPageQuery(page) }, READ);
   return { body: { items: result.items.map(serializeMembershipChange), paginator: serializePaginator(result.paginator) } };
 };
 
@@ -79,17 +76,14 @@ export const setMembershipRenewal: RouteHandler = async (context, req, { catalog
   const autorenew = body['autorenew'];
   if (typeof autorenew !== 'boolean') throw httpError(409, 'invalid_autorenew', 'autorenew must be a JSON boolean');
   const admin = isAdminRole(context.caller.role);
-  const membership = await catalog.setMembershipRenewal(
-    { ...member(context), membershipId: id, autorenew, admin },
-    { requestId: context.requestId },
-  );
+  const membership = await catalog.setMembershipRenewal({ ...member(context), membershipId: id, autorenew, admin });
   return { body: { item: serializeMembership(membership, admin) } };
 };
 
 /** DELETE /user/subscriptions/{id}: detaches the membership (it becomes inactive). */
 export const detachMembership: RouteHandler = async (context, req, { catalog }) => {
   const id = membershipId(req);
-  await catalog.detachMembership({ ...member(context), membershipId: id, admin: false }, { requestId: context.requestId });
+  await catalog.detachMembership({ ...member(context), membershipId: id, admin: false });
   return { body: { result: true } };
 };
 
@@ -108,7 +102,7 @@ export const listResourceMemberships: RouteHandler = async (context, req, { cata
       query: toPageQuery({ ...page, filter: {} }),
       admin,
     },
-    call(context),
+    READ,
   );
   if (result.items.length === 0) return { body: { items: [{ resources: [] }] } };
   return {

@@ -14,10 +14,7 @@ const memberOf = (context: Parameters<RouteHandler>[0]) => ({ userId: context.ca
 export const updateProfile: RouteHandler = async (context, req, { profile }) => {
   const json = req.decoded.json;
   const isObject = json !== null && typeof json === 'object' && !Array.isArray(json);
-  const result = await profile.updateProfile(
-    { ...memberOf(context), changesJson: isObject ? JSON.stringify(json) : '' },
-    { requestId: context.requestId },
-  );
+  const result = await profile.updateProfile({ ...memberOf(context), changesJson: isObject ? JSON.stringify(json) : '' });
   const body = serializeUser(result.user!);
   if (result.tagsReplaced) body['tags'] = result.tags;
   return { body };
@@ -25,35 +22,32 @@ export const updateProfile: RouteHandler = async (context, req, { profile }) => 
 
 /** GET /user/tags: `{tags: [slug…]}`, the shape PUT /user returns them in (ADR 0060). */
 export const listTags: RouteHandler = async (context, _req, { profile }) => {
-  const { tags } = await profile.listTags(memberOf(context), { requestId: context.requestId, idempotent: true });
+  const { tags } = await profile.listTags(memberOf(context), { idempotent: true });
   return { body: { tags } };
 };
 
 /** POST /user/password: `password` (JSON or form); only while no resource password is set. */
 export const setPassword: RouteHandler = async (context, req, { profile }) => {
   const password = stringField(bodyFields(req), 'password');
-  await profile.setPassword({ ...memberOf(context), password }, { requestId: context.requestId });
+  await profile.setPassword({ ...memberOf(context), password });
   return { body: { result: true } };
 };
 
 /** PUT /user/password: `current_password` and `password`; ends the member's other sessions here. */
 export const changePassword: RouteHandler = async (context, req, { profile }) => {
   const fields = bodyFields(req);
-  const result = await profile.changePassword(
-    {
-      ...memberOf(context),
-      sessionId: context.caller.sessionId,
-      currentPassword: stringField(fields, 'current_password'),
-      password: stringField(fields, 'password'),
-    },
-    { requestId: context.requestId },
-  );
+  const result = await profile.changePassword({
+    ...memberOf(context),
+    sessionId: context.caller.sessionId,
+    currentPassword: stringField(fields, 'current_password'),
+    password: stringField(fields, 'password'),
+  });
   return { body: { result: true, revoked_sessions: result.revokedSessions } };
 };
 
 /** GET /user/has-password: whether this resource's relationship has its own password. */
 export const hasPassword: RouteHandler = async (context, _req, { profile }) => {
-  const result = await profile.hasPassword(memberOf(context), { requestId: context.requestId, idempotent: true });
+  const result = await profile.hasPassword(memberOf(context), { idempotent: true });
   return { body: { result: result.hasPassword } };
 };
 
@@ -67,7 +61,7 @@ export const uploadPhoto: RouteHandler = async (context, req, { profile }) => {
   if (!file || file.field !== 'photo' || file.content.length === 0) {
     throw httpError(409, 'photo_required', 'Send the image as the multipart/form-data field photo');
   }
-  const user = await profile.uploadPhoto({ ...memberOf(context), content: file.content }, { requestId: context.requestId });
+  const user = await profile.uploadPhoto({ ...memberOf(context), content: file.content });
   return { body: serializeUser(user) };
 };
 

@@ -24,7 +24,7 @@ const codeRequest =
   (call: 'resendConfirmation' | 'requestPasswordReset'): RouteHandler =>
   async (context, req, { recovery }) => {
     const email = stringField(bodyFields(req), 'email');
-    await recovery[call]({ resourceId: context.resource!.id, email, client: clientOf(context) }, { requestId: context.requestId });
+    await recovery[call]({ resourceId: context.resource!.id, email, client: clientOf(context) });
     return ACKNOWLEDGED;
   };
 
@@ -37,50 +37,42 @@ export const resetPassword = codeRequest('requestPasswordReset');
 /** POST /confirm-email: confirms a confirmation or email-change code; names the confirmed address. */
 export const confirmEmail: RouteHandler = async (context, req, { recovery }) => {
   const code = stringField(bodyFields(req), 'code');
-  const confirmed = await recovery.confirmEmail(
-    { resourceId: context.resource!.id, code, client: clientOf(context) },
-    { requestId: context.requestId },
-  );
+  const confirmed = await recovery.confirmEmail({ resourceId: context.resource!.id, code, client: clientOf(context) });
   return { body: { result: true, email: confirmed.email } };
 };
 
 /** POST /confirm-password: a reset code and a new password; the session result, as sign-in. */
 export const confirmPassword: RouteHandler = async (context, req, { recovery }) => {
   const fields = bodyFields(req);
-  const result = await recovery.confirmPasswordReset(
-    {
-      resourceId: context.resource!.id,
-      code: stringField(fields, 'code'),
-      password: stringField(fields, 'password'),
-      client: clientOf(context),
-    },
-    { requestId: context.requestId },
-  );
+  const result = await recovery.confirmPasswordReset({
+    resourceId: context.resource!.id,
+    code: stringField(fields, 'code'),
+    password: stringField(fields, 'password'),
+    client: clientOf(context),
+  });
   return { body: serializeSessionResult(result) };
 };
 
 /** PUT /user/email: mails a code to the new address; the change waits for POST /confirm-email. */
 export const changeEmail: RouteHandler = async (context, req, { recovery }) => {
   const fields = bodyFields(req);
-  await recovery.requestEmailChange(
-    {
-      resourceId: context.resource!.id,
-      userId: context.caller.user!.id,
-      email: stringField(fields, 'email'),
-      password: stringField(fields, 'password'),
-      client: clientOf(context),
-    },
-    { requestId: context.requestId },
-  );
+  await recovery.requestEmailChange({
+    resourceId: context.resource!.id,
+    userId: context.caller.user!.id,
+    email: stringField(fields, 'email'),
+    password: stringField(fields, 'password'),
+    client: clientOf(context),
+  });
   return ACKNOWLEDGED;
 };
 
 /** GET /auth/external/{token}: consumes a one-time login token; the session result, as sign-in. */
 export const externalAuth: RouteHandler = async (context, req, { recovery }) => {
   const token = req.params['token'];
-  const result = await recovery.signInWithExternalToken(
-    { resourceId: context.resource!.id, token: typeof token === 'string' ? token : '', client: clientOf(context) },
-    { requestId: context.requestId },
-  );
+  const result = await recovery.signInWithExternalToken({
+    resourceId: context.resource!.id,
+    token: typeof token === 'string' ? token : '',
+    client: clientOf(context),
+  });
   return { body: serializeSessionResult(result) };
 };

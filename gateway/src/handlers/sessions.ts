@@ -33,20 +33,17 @@ export function serializeCredentials(credentials: Credentials): Record<string, u
 /** POST /authorization/refresh (document 1, section B). */
 export const refresh: RouteHandler = async (context, req, { identity }) => {
   const fields = bodyFields(req);
-  const credentials = await identity.refresh(
-    {
-      resourceId: context.resource?.id ?? 0,
-      refreshToken: stringField(fields, 'refresh_token'),
-      responseType: stringField(fields, 'response_type'),
-      // Only the JSON boolean true keeps the record; a form string never does (document 1).
-      reusableRefresh: fields['reusable_refresh'] === true,
-      redirectUri: stringField(fields, 'redirect_uri'),
-      withHasResourcePassword: truthy(fields['with_has_resource_password']),
-      withIdpToken: truthy(fields['with_idp_token']),
-      withIdpCustomToken: truthy(fields['with_idp_custom_token']),
-    },
-    { requestId: context.requestId },
-  );
+  const credentials = await identity.refresh({
+    resourceId: context.resource?.id ?? 0,
+    refreshToken: stringField(fields, 'refresh_token'),
+    responseType: stringField(fields, 'response_type'),
+    // Only the JSON boolean true keeps the record; a form string never does (document 1).
+    reusableRefresh: fields['reusable_refresh'] === true,
+    redirectUri: stringField(fields, 'redirect_uri'),
+    withHasResourcePassword: truthy(fields['with_has_resource_password']),
+    withIdpToken: truthy(fields['with_idp_token']),
+    withIdpCustomToken: truthy(fields['with_idp_custom_token']),
+  });
   // The provider fields are omitted where no provider is enabled or the member is not linked
   // ("may be omitted on provider failure", document 1, B).
   return { body: serializeCredentials(credentials) };
@@ -55,22 +52,23 @@ export const refresh: RouteHandler = async (context, req, { identity }) => {
 /** POST /oauth/token: exchanges an authorization code from sign-in or refresh. */
 export const exchangeCode: RouteHandler = async (context, req, { identity }) => {
   const fields = bodyFields(req);
-  const credentials = await identity.exchangeCode(
-    { resourceId: context.resource!.id, code: stringField(fields, 'code'), redirectUri: stringField(fields, 'redirect_uri') },
-    { requestId: context.requestId },
-  );
+  const credentials = await identity.exchangeCode({
+    resourceId: context.resource!.id,
+    code: stringField(fields, 'code'),
+    redirectUri: stringField(fields, 'redirect_uri'),
+  });
   return { body: serializeCredentials(credentials) };
 };
 
 /** GET /logout: revokes the session the token belongs to. */
 export const logout: RouteHandler = async (context, _req, { identity }) => {
-  await identity.logout({ sessionId: context.caller.sessionId }, { requestId: context.requestId });
+  await identity.logout({ sessionId: context.caller.sessionId });
   return { body: { result: true } };
 };
 
 /** POST /cleanup-refresh: removes the user's refresh records; sessions stay. */
 export const cleanupRefresh: RouteHandler = async (context, _req, { identity }) => {
   if (!context.caller.user) throw httpError(404, 'user_not_exist', 'User does not exist');
-  await identity.cleanupRefresh({ userId: context.caller.user.id }, { requestId: context.requestId });
+  await identity.cleanupRefresh({ userId: context.caller.user.id });
   return { body: { msg: { result: true, msg: 'Refresh tokens removed' } } };
 };

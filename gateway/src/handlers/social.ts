@@ -19,33 +19,31 @@ const serializeIdentities = ({ identities }: SocialIdentities) => ({
  */
 export const socialSignIn: RouteHandler = async (context, req, { social }) => {
   const fields = bodyFields(req);
-  const result = await social.socialSignIn(
-    {
-      resourceId: context.resource!.id,
-      provider: stringField(fields, 'provider'),
-      idToken: stringField(fields, 'id_token'),
-      ...sessionRequest(context, fields),
-    },
-    { requestId: context.requestId },
-  );
+  const result = await social.socialSignIn({
+    resourceId: context.resource!.id,
+    provider: stringField(fields, 'provider'),
+    idToken: stringField(fields, 'id_token'),
+    ...sessionRequest(context, fields),
+  });
   return { body: serializeSessionResult(result) };
 };
 
 /** PUT /user/social (document 1, section C): links `provider` + `id_token` to the member. */
 export const linkSocial: RouteHandler = async (context, req, { social }) => {
   const fields = bodyFields(req);
-  const identities = await social.linkSocialIdentity(
-    { userId: context.caller.user!.id, provider: stringField(fields, 'provider'), idToken: stringField(fields, 'id_token') },
-    { requestId: context.requestId },
-  );
+  const identities = await social.linkSocialIdentity({
+    userId: context.caller.user!.id,
+    provider: stringField(fields, 'provider'),
+    idToken: stringField(fields, 'id_token'),
+  });
   return { body: serializeIdentities(identities) };
 };
 
 /** POST /user/social/delete: unlinks the member's identity of `provider`. */
 export const unlinkSocial: RouteHandler = async (context, req, { social }) => {
-  const identities = await social.unlinkSocialIdentity(
-    { userId: context.caller.user!.id, provider: stringField(bodyFields(req), 'provider') },
-    { requestId: context.requestId },
-  );
+  const identities = await social.unlinkSocialIdentity({
+    userId: context.caller.user!.id,
+    provider: stringField(bodyFields(req), 'provider'),
+  });
   return { body: serializeIdentities(identities) };
 };

@@ -1,3 +1,4 @@
+import { runInCall } from '@masthead/core/grpc';
 import type { NextFunction, Request, Response } from 'express';
 import type { ResourceResolver } from '../auth/resource-resolver.js';
 
@@ -16,16 +17,16 @@ export function cors(resources: ResourceResolver, globalOrigins: readonly string
     if (globalOrigins.includes(origin)) return true;
     const key = typeof req.headers['resource'] === 'string' ? req.headers['resource'].trim() : '';
     if (key && req.method !== 'OPTIONS') {
-      const resource = await resources.resolve(key, req.requestId);
+      const resource = await resources.resolve(key);
       return !!resource && (resource.origin === origin || resource.allowedOrigins.includes(origin));
     }
-    return (await resources.allowedOrigins(req.requestId)).includes(origin);
+    return (await resources.allowedOrigins()).includes(origin);
   };
 
   return (req: Request, res: Response, next: NextFunction): void => {
     const origin = req.headers.origin;
     if (!origin) return next();
-    isAllowed(req, origin).then(
+    runInCall(req.call, () => isAllowed(req, origin)).then(
       (allowed) => {
         res.vary('Origin');
         if (allowed) {

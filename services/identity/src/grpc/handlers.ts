@@ -55,11 +55,11 @@ export function identityHandlers({
 
     signIn: async (request, { requestId }) => {
       const outcome = await signIn.signIn(parseSignIn(request), sessionContextOf(request, requestId));
-      return toSessionResult(outcome, profiles, requestId);
+      return toSessionResult(outcome, profiles);
     },
 
     register: async (request, { requestId }) => {
-      const resource = await resources.get(request.resourceId, requestId);
+      const resource = await resources.get(request.resourceId);
       const command = {
         email: request.email,
         password: request.password,
@@ -67,17 +67,17 @@ export function identityHandlers({
         lastName: request.lastName ?? null,
       };
       const outcome = await registration.register(command, resource, sessionContextOf(request, requestId));
-      return toSessionResult(outcome, profiles, requestId);
+      return toSessionResult(outcome, profiles);
     },
 
-    getProfile: ({ userId, resourceId, admin }, { requestId }) => profiles.profile(userId, resourceId, requestId, admin),
+    getProfile: ({ userId, resourceId, admin }) => profiles.profile(userId, resourceId, admin),
 
     validateEmail: async ({ resourceId, email, ip }) => {
       await emailAvailability.validate(resourceId, email, ip);
       return {};
     },
 
-    refresh: (request, { requestId }) => refresh.refresh(request, requestId),
+    refresh: (request) => refresh.refresh(request),
 
     exchangeCode: async ({ resourceId, code, redirectUri }) => {
       if (!code.trim() || code.length > 512) throw httpError(409, 'invalid_code', 'code is required');

@@ -34,7 +34,7 @@ export function recoveryHandlers(deps: RecoveryHandlerDeps): AsyncImplementation
     confirmEmail: async ({ resourceId, code, client }) => ({ email: await emailConfirmation.confirm(resourceId, code, client?.ip ?? '') }),
 
     confirmPasswordReset: async ({ resourceId, code, password, client }, { requestId }) =>
-      passwordReset.confirm(await resources.get(resourceId, requestId), code, password, sessionContextOf(client, requestId)),
+      passwordReset.confirm(await resources.get(resourceId), code, password, sessionContextOf(client, requestId)),
 
     requestEmailChange: async ({ resourceId, userId, email, password, client }) => {
       await emailChange.request({ resourceId, userId, email, password, ip: client?.ip ?? '' });
@@ -47,6 +47,6 @@ export function recoveryHandlers(deps: RecoveryHandlerDeps): AsyncImplementation
     },
 
     signInWithExternalToken: async ({ resourceId, token, client }, { requestId }) =>
-      externalLogin.signIn(await resources.get(resourceId, requestId), token, sessionContextOf(client, requestId)),
+      externalLogin.signIn(await resources.get(resourceId), token, sessionContextOf(client, requestId)),
   };
 }

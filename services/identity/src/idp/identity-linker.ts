@@ -16,7 +16,6 @@ export interface LinkOptions {
   mayJoin: boolean;
   firstName?: string | null;
   lastName?: string | null;
-  requestId: string;
 }
 
 export interface LinkedMember {
@@ -81,7 +80,7 @@ export class IdentityLinker {
     if (isBlocked(relationship)) throw authorizationFail();
     if (relationship) return;
     if (!options.mayJoin) throw notMember();
-    await this.deps.starter.join(resource, user._id, options.requestId);
+    await this.deps.starter.join(resource, user._id);
   }
 
   private async createUser(email: string, emailVerified: boolean, options: LinkOptions): Promise<UserView> {

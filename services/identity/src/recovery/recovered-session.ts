@@ -38,8 +38,8 @@ export class RecoveredSession {
     context: SessionContext,
   ): Promise<SignInResponse> {
     // A removed relationship (the member left, docs/adr/0071) rejoins like a new one.
-    if (!isMemberRelationship(relationship)) await this.deps.starter.join(resource, user._id, context.requestId);
+    if (!isMemberRelationship(relationship)) await this.deps.starter.join(resource, user._id);
     const started = await this.deps.starter.start(user._id, resource, TOKEN_DELIVERY, context, 'user_login');
-    return toSessionResult({ user, ...started }, this.deps.profiles, context.requestId);
+    return toSessionResult({ user, ...started }, this.deps.profiles);
   }
 }

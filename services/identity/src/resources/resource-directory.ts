@@ -22,7 +22,7 @@ export class ResourceDirectory {
     });
   }
 
-  get(id: number, requestId: string): Promise<Resource> {
-    return this.cache.getOrLoad(id, () => this.accounts.getResource({ id }, { requestId, idempotent: true }));
+  get(id: number): Promise<Resource> {
+    return this.cache.getOrLoad(id, () => this.accounts.getResource({ id }, { idempotent: true }));
   }
 }

@@ -26,7 +26,7 @@ const MAX_SECRET_LENGTH = 512;
 export class RefreshService {
   constructor(private readonly deps: RefreshDeps) {}
 
-  async refresh(request: RefreshRequest, requestId: string): Promise<Credentials> {
+  async refresh(request: RefreshRequest): Promise<Credentials> {
     const refreshToken = request.refreshToken.trim();
     if (!refreshToken || refreshToken.length > MAX_SECRET_LENGTH) {
       throw httpError(409, 'invalid_refresh_token', 'refresh_token is required');
@@ -34,7 +34,7 @@ export class RefreshService {
     const responseType = parseResponseType(request.responseType, 'code_and_token');
     const redirectUri = request.redirectUri.trim();
     if (redirectUri) {
-      const resource = request.resourceId ? await this.deps.resources.get(request.resourceId, requestId) : null;
+      const resource = request.resourceId ? await this.deps.resources.get(request.resourceId) : null;
       if (!isAllowedRedirect(redirectUri, resource?.host))
         throw httpError(409, 'invalid_redirect_uri', 'redirect_uri must be on the resource host');
     }
@@ -58,7 +58,7 @@ export class RefreshService {
     }
     if (request.withIdpToken || request.withIdpCustomToken) {
       const { session } = issued;
-      const resource = session.resource_id ? await this.deps.resources.get(session.resource_id, requestId) : null;
+      const resource = session.resource_id ? await this.deps.resources.get(session.resource_id) : null;
       const wanted = { idToken: request.withIdpToken, customToken: request.withIdpCustomToken };
       const tokens = await this.deps.providerTokens.forRefresh(resource, session.user_id, wanted);
       credentials.idpToken = tokens.idToken;

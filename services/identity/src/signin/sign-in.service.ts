@@ -36,7 +36,7 @@ export class SignInService {
 
   async signIn(command: SignInCommand, context: SignInContext): Promise<SignInOutcome> {
     const { users, relationships, hasher } = this.deps;
-    const resource = command.resourceId ? await this.deps.resources.get(command.resourceId, context.requestId) : null;
+    const resource = command.resourceId ? await this.deps.resources.get(command.resourceId) : null;
     if (command.redirectUri && !isAllowedRedirect(command.redirectUri, resource?.host)) {
       throw httpError(409, 'invalid_redirect_uri', 'redirect_uri must be on the resource host');
     }
@@ -63,7 +63,7 @@ export class SignInService {
     const member = isMemberRelationship(relationship);
     // The resource's lock policy may lock the relationship now (docs/adr/0070): refused alike.
     if (resource && member && !(await this.deps.lockPolicy.admit(resource, user._id, context))) throw authorizationFail();
-    if (resource && !member) await this.deps.starter.join(resource, user._id, context.requestId);
+    if (resource && !member) await this.deps.starter.join(resource, user._id);
     const started = await this.deps.starter.start(user._id, resource, command, context, 'user_login');
     if (resource) await this.deps.lockPolicy.trimDevices(resource, user._id, context.requestId);
     return { user, ...started };

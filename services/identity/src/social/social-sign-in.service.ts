@@ -44,7 +44,7 @@ export class SocialSignInService {
   constructor(private readonly deps: SocialSignInDeps) {}
 
   async signIn(command: SocialSignInCommand, context: SessionContext): Promise<SignInOutcome> {
-    const resource = await this.deps.resources.get(command.resourceId, context.requestId);
+    const resource = await this.deps.resources.get(command.resourceId);
     const delivery = parseDelivery(command, resource.host);
     const userId = await this.linkedUserId(command);
     const user = await this.deps.users.findById(userId);
@@ -54,7 +54,7 @@ export class SocialSignInService {
     // As at POST /authorization: the resource's lock policy (docs/adr/0070); a removed relationship rejoins.
     const member = isMemberRelationship(relationship);
     if (member && !(await this.deps.lockPolicy.admit(resource, user._id, context))) throw socialSignInFail();
-    if (!member) await this.deps.starter.join(resource, user._id, context.requestId);
+    if (!member) await this.deps.starter.join(resource, user._id);
     const started = await this.deps.starter.start(user._id, resource, delivery, context, 'user_login');
     await this.deps.lockPolicy.trimDevices(resource, user._id, context.requestId);
     // The session result shows no credentials; this user record is read without them.
