@@ -7,15 +7,16 @@ import {
   type CallContext,
   type RunningGrpcServer,
   type ServiceClient,
+  type ServiceRegistration,
 } from '../src/grpc/index.js';
 import { createLogger } from '../src/logging/index.js';
 
 /** A one-method JSON service; the real services use ts-proto definitions of the same shape. */
-function jsonService<Req, Res>(service: string, method: string) {
+function jsonService<Req, Res, M extends string>(service: string, method: M) {
   const json = (value: unknown) => Buffer.from(JSON.stringify(value ?? {}));
   const parse = (bytes: Buffer) => JSON.parse(bytes.toString('utf8') || '{}') as never;
-  return {
-    [method]: {
+  const definition = {
+    method: {
       path: `/${service}/${method}`,
       requestStream: false,
       responseStream: false,
@@ -25,10 +26,11 @@ function jsonService<Req, Res>(service: string, method: string) {
       responseDeserialize: parse as (bytes: Buffer) => Res,
     },
   };
+  return { [method]: definition.method } as Record<M, typeof definition.method>;
 }
 
-const SLEEPER = jsonService<{ ms: number }, { slept: boolean }>('test.Sleeper', 'sleep');
-const RELAY = jsonService<{ ms: number }, { relayed: boolean }>('test.Relay', 'relay');
+const SLEEPER = jsonService<{ ms: number }, { slept: boolean }, 'sleep'>('test.Sleeper', 'sleep');
+const RELAY = jsonService<{ ms: number }, { relayed: boolean }, 'relay'>('test.Relay', 'relay');
 
 /** How hop 1's own call to hop 2 ended. */
 interface RelayOutcome {
@@ -45,6 +47,13 @@ async function until<T>(probe: () => T | undefined, timeoutMs = 5000): Promise<T
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** Types the implementation against its definition, as a service's composition root does. */
+const registration = <Def>(definition: Def, rest: Omit<ServiceRegistration<Def>, 'definition'>): ServiceRegistration<Def> => ({
+  definition,
+  ...rest,
+});
+
 /** Every client of the test gets the production default: five seconds per hop. */
 const DEFAULT_DEADLINE_MS = 5000;
 
@@ -70,18 +79,17 @@ describe('the ambient call: request ID and deadline cross every hop', () => {
       listen: '127.0.0.1:0',
       logger,
       services: [
-        {
+        registration(SLEEPER, {
           name: 'test.Sleeper',
-          definition: SLEEPER,
           implementation: {
-            sleep: async ({ ms }: { ms: number }, context: CallContext) => {
+            sleep: async ({ ms }, context) => {
               seenAtHop2.push(context);
               logger.info('hop 2 sleeping');
               await new Promise((resolve) => setTimeout(resolve, ms));
               return { slept: true };
             },
           },
-        },
+        }),
       ],
     });
     sleeperClient = createServiceClient(SLEEPER, `127.0.0.1:${sleeper.port}`, { defaultDeadlineMs: DEFAULT_DEADLINE_MS });
@@ -89,12 +97,11 @@ describe('the ambient call: request ID and deadline cross every hop', () => {
       listen: '127.0.0.1:0',
       logger,
       services: [
-        {
+        registration(RELAY, {
           name: 'test.Relay',
-          definition: RELAY,
           implementation: {
             // Passes nothing on: what hop 2 receives comes from the ambient call alone.
-            relay: async ({ ms }: { ms: number }) => {
+            relay: async ({ ms }) => {
               const started = Date.now();
               try {
                 await sleeperClient.sleep({ ms });
@@ -106,7 +113,7 @@ describe('the ambient call: request ID and deadline cross every hop', () => {
               return { relayed: true };
             },
           },
-        },
+        }),
       ],
     });
     relayClient = createServiceClient(RELAY, `127.0.0.1:${relay.port}`, { defaultDeadlineMs: DEFAULT_DEADLINE_MS });
