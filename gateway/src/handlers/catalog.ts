@@ -11,7 +11,7 @@ export const listPlans: RouteHandler = async (context, req, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
   const page = parsePageRequest(req.query as Record<string, unknown>);
   const result = await catalog.listPlans(
-    { resourceId: context.resource!.id, query: toPageQuery(page), admin },
+    { resourceId: context.resource!.id, query: toPageQuery(page) },
     { requestId: context.requestId, idempotent: true },
   );
   return { body: { items: result.items.map((plan) => serializePlan(plan, admin)), paginator: serializePaginator(result.paginator) } };
@@ -23,7 +23,7 @@ export const getPlan: RouteHandler = async (context, req, { catalog }) => {
   if (!PATH_ID.test(id)) throw httpError(404, 'plan_not_found', 'Plan not found');
   const admin = isAdminRole(context.caller.role);
   const plan = await catalog.getPlan(
-    { resourceId: context.resource!.id, planId: Number(id), admin },
+    { resourceId: context.resource!.id, planId: Number(id) },
     { requestId: context.requestId, idempotent: true },
   );
   return { body: serializePlan(plan, admin) };
@@ -36,10 +36,7 @@ export const getPlan: RouteHandler = async (context, req, { catalog }) => {
 export const listEmbeddedPlans: RouteHandler = async (context, _req, { catalog }) => {
   if (!context.resource) return { body: { items: [] } };
   const admin = isAdminRole(context.caller.role);
-  const result = await catalog.listEmbeddedPlans(
-    { resourceId: context.resource.id, admin },
-    { requestId: context.requestId, idempotent: true },
-  );
+  const result = await catalog.listEmbeddedPlans({ resourceId: context.resource.id }, { requestId: context.requestId, idempotent: true });
   return { body: { items: result.items.map((plan) => serializePlan(plan, admin)) } };
 };
 
@@ -48,7 +45,7 @@ export const listPricings: RouteHandler = async (context, req, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
   const page = parsePageRequest(req.query as Record<string, unknown>);
   const result = await catalog.listPricings(
-    { resourceId: context.resource!.id, query: toPageQuery(page), admin },
+    { resourceId: context.resource!.id, query: toPageQuery(page) },
     { requestId: context.requestId, idempotent: true },
   );
   return {
@@ -62,7 +59,7 @@ export const getPricing: RouteHandler = async (context, req, { catalog }) => {
   if (!PATH_ID.test(id)) throw httpError(404, 'subscription_not_found', 'Subscription not found');
   const admin = isAdminRole(context.caller.role);
   const pricing = await catalog.getPricing(
-    { resourceId: context.resource!.id, pricingId: Number(id), admin },
+    { resourceId: context.resource!.id, pricingId: Number(id) },
     { requestId: context.requestId, idempotent: true },
   );
   return { body: serializePricing(pricing, admin) };

@@ -11,7 +11,7 @@ export const getExternalSubscription: RouteHandler = async (context, req, { cata
   const value = req.query['external_source_id'];
   const admin = isAdminRole(context.caller.role);
   const pricing = await catalog.findPricingByExternalSource(
-    { resourceId: context.resource!.id, externalSourceId: typeof value === 'string' ? value : undefined, admin },
+    { resourceId: context.resource!.id, externalSourceId: typeof value === 'string' ? value : undefined },
     { requestId: context.requestId, idempotent: true },
   );
   return { body: { subscription: serializePricing(pricing, admin) } };

@@ -87,7 +87,7 @@ export function serializeSessionResult(result: SignInResponse): Record<string, u
 /** GET /user: the user projection at top level; resource views only with a resource. */
 export const getUser: RouteHandler = async (context, _req, { identity }) => {
   const profile = await identity.getProfile(
-    { userId: context.caller.user!.id, resourceId: context.resource?.id ?? 0, admin: isAdminRole(context.caller.role) },
+    { userId: context.caller.user!.id, resourceId: context.resource?.id ?? 0 },
     { requestId: context.requestId, idempotent: true },
   );
   const body: Record<string, unknown> = serializeUser(profile.user!);

@@ -38,7 +38,7 @@ function membershipId(req: Request): number {
 export const listUserPlans: RouteHandler = async (context, req, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
   const page = parsePageRequest(query(req));
-  const result = await catalog.listUserPlans({ ...member(context), query: toPageQuery(page), admin }, call(context));
+  const result = await catalog.listUserPlans({ ...member(context), query: toPageQuery(page) }, call(context));
   return { body: { items: result.items.map((plan) => serializeUserPlan(plan, admin)), paginator: serializePaginator(result.paginator) } };
 };
 
@@ -48,10 +48,7 @@ export const listTeamPlans: RouteHandler = async (context, req, { catalog }) => 
   if (!PATH_ID.test(teamId)) throw httpError(404, 'team_not_found', 'Team not found');
   const admin = isAdminRole(context.caller.role);
   const page = pageAndFilter(req);
-  const result = await catalog.listTeamPlans(
-    { ...member(context), teamId: Number(teamId), query: toPageQuery(page), admin },
-    call(context),
-  );
+  const result = await catalog.listTeamPlans({ ...member(context), teamId: Number(teamId), query: toPageQuery(page) }, call(context));
   return {
     body: {
       items: result.items.map((plan) => serializePlan(plan, admin, { usersLimit: true })),
@@ -80,7 +77,7 @@ export const setMembershipRenewal: RouteHandler = async (context, req, { catalog
   if (typeof autorenew !== 'boolean') throw httpError(409, 'invalid_autorenew', 'autorenew must be a JSON boolean');
   const admin = isAdminRole(context.caller.role);
   const membership = await catalog.setMembershipRenewal(
-    { ...member(context), membershipId: id, autorenew, admin },
+    { ...member(context), membershipId: id, autorenew },
     { requestId: context.requestId },
   );
   return { body: { item: serializeMembership(membership, admin) } };
@@ -89,7 +86,7 @@ export const setMembershipRenewal: RouteHandler = async (context, req, { catalog
 /** DELETE /user/subscriptions/{id}: detaches the membership (it becomes inactive). */
 export const detachMembership: RouteHandler = async (context, req, { catalog }) => {
   const id = membershipId(req);
-  await catalog.detachMembership({ ...member(context), membershipId: id, admin: false }, { requestId: context.requestId });
+  await catalog.detachMembership({ ...member(context), membershipId: id }, { requestId: context.requestId });
   return { body: { result: true } };
 };
 
@@ -106,7 +103,6 @@ export const listResourceMemberships: RouteHandler = async (context, req, { cata
       userId: context.caller.user!.id,
       partnerId: context.resource!.partnerId,
       query: toPageQuery({ ...page, filter: {} }),
-      admin,
     },
     call(context),
   );

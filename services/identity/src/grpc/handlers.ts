@@ -70,7 +70,7 @@ export function identityHandlers({
       return toSessionResult(outcome, profiles, requestId);
     },
 
-    getProfile: ({ userId, resourceId, admin }, { requestId }) => profiles.profile(userId, resourceId, requestId, admin),
+    getProfile: ({ userId, resourceId }, { requestId }) => profiles.profile(userId, resourceId, requestId),
 
     validateEmail: async ({ resourceId, email, ip }) => {
       await emailAvailability.validate(resourceId, email, ip);

@@ -18,27 +18,21 @@ interface ProfileDeps {
 export class ProfileService {
   constructor(private readonly deps: ProfileDeps) {}
 
-  memberships(
-    resourceId: number,
-    userId: number,
-    requestId: string,
-    includeHistory = false,
-    admin = false,
-  ): Promise<ListMembershipsResponse> {
-    return this.deps.catalog.listMemberships({ resourceId, userId, includeHistory, admin }, { requestId, idempotent: true });
+  memberships(resourceId: number, userId: number, requestId: string, includeHistory = false): Promise<ListMembershipsResponse> {
+    return this.deps.catalog.listMemberships({ resourceId, userId, includeHistory }, { requestId, idempotent: true });
   }
 
   summary(resourceId: number, userId: number, requestId: string): Promise<MemberSummary> {
     return this.deps.community.getMemberSummary({ resourceId, userId }, { requestId, idempotent: true });
   }
 
-  async profile(userId: number, resourceId: number, requestId: string, admin = false): Promise<Profile> {
+  async profile(userId: number, resourceId: number, requestId: string): Promise<Profile> {
     const user = await this.deps.users.findById(userId);
     if (!user) throw httpError(404, 'user_not_exist', 'User does not exist');
     if (!resourceId) return { user: toUserMessage(user) };
     const [relationship, memberships, summary] = await Promise.all([
       this.deps.relationships.find(resourceId, userId),
-      this.memberships(resourceId, userId, requestId, true, admin),
+      this.memberships(resourceId, userId, requestId, true),
       this.summary(resourceId, userId, requestId),
     ]);
     return {
