@@ -4,7 +4,7 @@ import type { Logger } from '@masthead/core/logging';
 import express from 'express';
 import { connect, type NatsConnection } from 'nats';
 import { AuthenticationCache, withAuthenticationCache } from './auth/authentication-cache.js';
-import { ResourceResolver } from './auth/resource-resolver.js';
+import { ResourceDirectory } from '@masthead/core/resources';
 import { ServiceAccountUsage } from './auth/service-account-usage.js';
 import { ServiceKeyResolver } from './auth/service-key-resolver.js';
 import { SharedChecks } from './auth/shared-checks.js';
@@ -37,7 +37,7 @@ export interface RunningGateway {
 /** Composition root of the gateway: clients → resolver → shared checks → express app. */
 export async function startGateway(config: GatewayConfig, logger: Logger, options: GatewayOptions = {}): Promise<RunningGateway> {
   const clients = createServiceClients(config, options.interceptors);
-  const resources = new ResourceResolver(clients.accounts, config.RESOURCE_CACHE_TTL_MS);
+  const resources = new ResourceDirectory({ accounts: clients.accounts, ttlMs: config.RESOURCE_CACHE_TTL_MS });
   // NATS only invalidates caches: the gateway starts and serves without it.
   const nats: NatsConnection = await connect({
     servers: config.NATS_URL,

@@ -5,7 +5,7 @@ import { RelationshipStatus, SessionState } from '@masthead/proto/identity';
 import type { Request } from 'express';
 import type { ServiceClients } from '../clients.js';
 import { GUEST, type Caller, type RequestContext } from './context.js';
-import type { ResourceResolver } from './resource-resolver.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 import { isAllowed, toRole, type RouteAccess } from './roles.js';
 import type { ServiceAccountUsage } from './service-account-usage.js';
 import type { ServiceKeyResolver } from './service-key-resolver.js';
@@ -53,7 +53,7 @@ const resourceNotExists = () => httpError(404, 'resource_not_exists', 'Resource 
  */
 export class SharedChecks {
   constructor(
-    private readonly resources: ResourceResolver,
+    private readonly resources: ResourceDirectory,
     private readonly identity: ServiceClients['identity'],
     private readonly serviceKeys?: ServiceKeyChecks,
   ) {}

@@ -2,7 +2,7 @@ import { toPaginator, type PageRequest, type Paginator } from '@masthead/core/pa
 import type { PlanRepository } from '../plans/plan.repository.js';
 import { planNotFound } from '../plans/plan.errors.js';
 import type { PlanRecord } from '../plans/plan.schema.js';
-import { isDuplicateKey } from '../support/duplicate-key.js';
+import { isDuplicateKey } from '@masthead/core/mongo';
 import type { UpsertPricingCommand } from './pricing.command.js';
 import { pricingNotFound, subscriptionNotFound } from './pricing.errors.js';
 import type { PricingChanges, PricingRepository } from './pricing.repository.js';

@@ -10,7 +10,7 @@ import type { SessionService } from '../sessions/session.service.js';
 import type { EmailAvailabilityService } from '../signin/email-availability.service.js';
 import type { RefreshService } from '../signin/refresh.service.js';
 import type { RegistrationService } from '../signin/registration.service.js';
-import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 import { toSessionResult } from '../signin/session-result.js';
 import { parseSignIn } from '../signin/sign-in.command.js';
 import type { SignInService } from '../signin/sign-in.service.js';

@@ -13,7 +13,7 @@ import type { ProviderSignInService } from '../idp/provider-sign-in.service.js';
 import { requireProviderSettings } from '../idp/provider-settings.js';
 import type { TokenExchangeService } from '../idp/token-exchange.service.js';
 import { verifyRequestToken } from '../idp/token-verifier.js';
-import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 
 interface IdpDeps {
   resources: ResourceDirectory;

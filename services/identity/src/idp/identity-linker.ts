@@ -60,7 +60,7 @@ export class IdentityLinker {
 
     const email = normalizeEmail(identity.email ?? '');
     if (!email) throw httpError(409, 'verify_failed', 'The IdP token carries no email');
-    const existing = await this.deps.users.findCredentialsByEmail(email);
+    const existing = await this.deps.users.findByEmail(email);
     // Linking an existing account needs the provider to vouch for the email: anyone can create
     // a provider identity with an unverified address (account takeover otherwise).
     if (existing && !identity.emailVerified) throw httpError(409, 'verify_failed', 'The IdP email is not verified');

@@ -47,7 +47,8 @@ export class EmailChangeService {
     if (!user) throw httpError(404, 'user_not_exist', 'User does not exist');
     if (email === user.email) throw httpError(409, 'invalid_email', 'This is already the account email');
     await this.assertCurrentPassword(user, request.resourceId, request.password);
-    if (await this.deps.users.findCredentialsByEmail(email)) throw httpError(409, 'user_exists', 'A member with this email already exists');
+    if ((await this.deps.users.findIdByEmail(email)) !== null)
+      throw httpError(409, 'user_exists', 'A member with this email already exists');
     await this.deps.mailer.send('email_change', { userId: user._id, resourceId: request.resourceId, email });
   }
 

@@ -2,7 +2,7 @@ import { httpError } from '@masthead/core/errors';
 import type { Credentials, RefreshRequest } from '@masthead/proto/identity';
 import type { MemberProviderTokens } from '../idp/member-provider-tokens.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
-import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 import type { CredentialExchange } from '../sessions/credential-exchange.service.js';
 import type { SessionService } from '../sessions/session.service.js';
 import { isAllowedRedirect, parseResponseType } from './sign-in.command.js';

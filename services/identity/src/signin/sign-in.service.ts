@@ -2,20 +2,21 @@ import { httpError } from '@masthead/core/errors';
 import type { Logger } from '@masthead/core/logging';
 import type { LockPolicy } from '../access/lock-policy.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
-import { isMemberRelationship } from '../relationships/relationship-status.js';
+import { isMemberRelationship, isSignInBlocked } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { RelationshipRecord } from '../relationships/relationship.schema.js';
-import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 import type { UserRecord } from '../users/user.schema.js';
 import type { SignInThrottle } from '../throttling/sign-in-throttle.js';
-import type { UserRepository } from '../users/user.repository.js';
+import type { UserRepository, UserView } from '../users/user.repository.js';
 import type { SessionContext, SessionStarter, StartedSession } from './session-starter.js';
 import { authorizationFail, isAllowedRedirect, type SignInCommand } from './sign-in.command.js';
 
 export type SignInContext = SessionContext;
 
 export interface SignInOutcome extends StartedSession {
-  user: UserRecord;
+  /** Never the credentials: the outcome travels on to the session result. */
+  user: UserView;
 }
 
 interface SignInDeps {
@@ -28,8 +29,6 @@ interface SignInDeps {
   lockPolicy: LockPolicy;
   logger: Logger;
 }
-
-const BLOCKED_STATES = new Set(['locked', 'suspended']);
 
 export class SignInService {
   constructor(private readonly deps: SignInDeps) {}
@@ -56,7 +55,7 @@ export class SignInService {
     }
     const { valid, needsRehash } = await hasher.verify(storedHash, command.password);
     if (!valid) await this.deps.throttle.recordFailure(command.email);
-    if (!valid || !user.active || (relationship && BLOCKED_STATES.has(relationship.status))) throw authorizationFail();
+    if (!valid || !user.active || isSignInBlocked(relationship)) throw authorizationFail();
     if (hasFailures) await this.deps.throttle.reset(command.email);
     if (needsRehash) await this.rehash(user, relationship, command.password);
 
