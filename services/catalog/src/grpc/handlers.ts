@@ -1,3 +1,4 @@
+import { parseOrThrow } from '@masthead/core/errors';
 import type { AsyncImplementation } from '@masthead/core/grpc';
 import { fromPageQuery } from '@masthead/core/pagination';
 import type { CatalogServiceService } from '@masthead/proto/catalog';
@@ -11,7 +12,6 @@ import type { PlanService } from '../plans/plan.service.js';
 import type { ExternalSourceLookup } from '../pricings/external-source.lookup.js';
 import { upsertPricingCommand } from '../pricings/pricing.command.js';
 import type { PricingService } from '../pricings/pricing.service.js';
-import { parseCommand } from '../support/parse-command.js';
 import { toMembership, toMembershipChange, toPlan, toPricing, toResourceMemberships, toUserPlan } from './catalog.wire.js';
 
 interface Deps {
@@ -37,7 +37,7 @@ export function catalogHandlers(deps: Deps): AsyncImplementation<typeof CatalogS
       return { items: list.items.map(toMembership), history: list.history.map(toMembershipChange) };
     },
     attachDefaultMembership: async (request) => ({
-      attached: await memberships.attachDefault(parseCommand(attachDefaultCommand, request)),
+      attached: await memberships.attachDefault(parseOrThrow(attachDefaultCommand, request)),
     }),
 
     listUserPlans: async ({ resourceId, userId, query }) => {
@@ -79,11 +79,11 @@ export function catalogHandlers(deps: Deps): AsyncImplementation<typeof CatalogS
       const view = await externalSources.find(resourceId, externalSourceId);
       return toPricing(view.pricing, view.plan);
     },
-    upsertPlan: async (request) => toPlan(await plans.upsert(parseCommand(upsertPlanCommand, request))),
+    upsertPlan: async (request) => toPlan(await plans.upsert(parseOrThrow(upsertPlanCommand, request))),
     upsertPricing: async (request) => {
-      const view = await pricings.upsert(parseCommand(upsertPricingCommand, request));
+      const view = await pricings.upsert(parseOrThrow(upsertPricingCommand, request));
       return toPricing(view.pricing, view.plan);
     },
-    grantMembership: async (request) => toMembership(await memberships.grant(parseCommand(grantMembershipCommand, request))),
+    grantMembership: async (request) => toMembership(await memberships.grant(parseOrThrow(grantMembershipCommand, request))),
   };
 }
