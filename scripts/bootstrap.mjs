@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // Ensures the tools a Masthead checkout needs, then optionally installs and builds it.
-//   --tools  pnpm 9.15.9, nats-server and ferretdb; writes <cache>/tools.json (the default)
+//   --tools  pnpm 9.15.9, nats-server, ferretdb and PostgreSQL (FerretDB's backend); writes
+//            <cache>/tools.json (the default); and the card-provider fakes localstripe
+//            (<cache>/localstripe) and stripe-mock (<cache>/bin), which only warn when they cannot
+//            be installed (only billing's tests need them)
 //   --deps   --tools, then `pnpm install`
 //   --build  --deps, then `pnpm exec turbo run build`
 // Idempotent and quick when everything is present. Plain Node 20, no dependencies.
@@ -12,6 +15,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -28,6 +32,11 @@ const FERRETDB_VERSION = 'v1.24.2';
 const FERRETDB_SUM = 'h1:trrUU0LbmusMbyubhPS1IELncvrIwKrsRT2LW1UUWCw=';
 // Only used when neither PATH nor apt provides nats-server.
 const NATS_GO_MODULE = 'github.com/nats-io/nats-server/v2@v2.10.22';
+// Card-provider fakes for billing's tests and `npm start` (docs/adr/0110).
+const LOCALSTRIPE_REQUIREMENT = 'localstripe==1.15.10';
+const STRIPE_MOCK_MODULE = 'github.com/stripe/stripe-mock';
+const STRIPE_MOCK_VERSION = 'v0.203.0';
+const STRIPE_MOCK_SUM = 'h1:EzW7nb/fphqcAkgVRHAaC88OaAZo6SBWSl54cflDTio=';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = resolve(process.env.MASTHEAD_CACHE_DIR || join(homedir(), '.cache', 'masthead'));
@@ -79,6 +88,8 @@ function goEnv() {
   return { ...process.env, GOTOOLCHAIN: 'local', GOFLAGS: '-buildvcs=false' };
 }
 
+const findGo = () => which('go') ?? (isExecutable('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
+
 function ensurePnpm() {
   const current = capture('pnpm', ['--version']).stdout.trim();
   if (current === PNPM_VERSION) return;
@@ -107,7 +118,7 @@ function ensureNatsServer() {
     log('apt-get did not provide nats-server; trying go install');
   }
 
-  const go = which('go') ?? (isExecutable('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
+  const go = findGo();
   if (!go) fail('nats-server not found and neither apt-get (as root) nor Go is available to install it');
   log(`building nats-server (${NATS_GO_MODULE}) with go install`);
   if (!run(go, ['install', NATS_GO_MODULE], { env: { ...goEnv(), GOBIN: binDir } })) fail('go install nats-server failed');
@@ -117,7 +128,7 @@ function ensureNatsServer() {
 // `go install ...@v1.24.2` fails here: the proxy answers the deprecation lookup (@v/list) with
 // 403. Downloading the exact version and building it from a writable copy avoids that lookup.
 function buildFerretDb(target) {
-  const go = which('go') ?? (isExecutable('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
+  const go = findGo();
   if (!go) fail('ferretdb is missing and Go is not installed to build it (or set MASTHEAD_FERRETDB_BIN)');
   log(`building ferretdb ${FERRETDB_VERSION} from the Go module proxy (1-2 min)`);
   const started = Date.now();
@@ -167,6 +178,101 @@ function ensureFerretDb() {
   return target;
 }
 
+const warn = (msg) => console.warn(`[bootstrap] warning: ${msg}`);
+
+// A virtualenv at a fixed path (libs/local-infra card-provider.ts finds it there), marked with the
+// requirement it holds; a changed pin rebuilds it. Built beside and renamed into place, so an
+// interrupted or concurrent run never leaves half an environment: the launcher runs
+// bin/python, which works from the renamed folder (only pip's script shebangs would not).
+function ensureLocalStripe() {
+  const target = join(cacheDir, 'localstripe');
+  const marker = join(target, 'masthead-requirement.txt');
+  const current = () => existsSync(marker) && readFileSync(marker, 'utf8').trim() === LOCALSTRIPE_REQUIREMENT;
+  if (current() && isExecutable(join(target, 'bin', 'python'))) return target;
+  const python = which('python3');
+  if (!python) return warn('python3 not found: localstripe (billing tests, npm start card demo) is not installed');
+  log(`installing ${LOCALSTRIPE_REQUIREMENT} into ${target}`);
+  const partial = `${target}.${process.pid}.tmp`;
+  rmSync(partial, { recursive: true, force: true });
+  const venv = capture(python, ['-m', 'venv', partial]);
+  const pip = venv.ok
+    ? capture(join(partial, 'bin', 'python'), ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', LOCALSTRIPE_REQUIREMENT])
+    : venv;
+  if (!pip.ok) {
+    rmSync(partial, { recursive: true, force: true });
+    return warn(`localstripe not installed (on Debian: apt-get install python3-venv):\n${pip.stdout}${pip.stderr}`);
+  }
+  writeFileSync(join(partial, 'masthead-requirement.txt'), `${LOCALSTRIPE_REQUIREMENT}\n`);
+  rmSync(target, { recursive: true, force: true });
+  try {
+    renameSync(partial, target);
+  } catch {
+    rmSync(partial, { recursive: true, force: true }); // a concurrent run renamed its copy first
+  }
+  return target;
+}
+
+// `go version -m` names the module, version and hash a binary was built from: a binary of
+// another pin, or built from a module that does not match the pinned hash, is rebuilt.
+function ensureStripeMock() {
+  const fromEnv = process.env.MASTHEAD_STRIPE_MOCK_BIN;
+  if (fromEnv) return isExecutable(fromEnv) ? resolve(fromEnv) : warn(`MASTHEAD_STRIPE_MOCK_BIN=${fromEnv} is not an executable file`);
+  const target = join(binDir, 'stripe-mock');
+  const go = findGo();
+  const pinned = `mod\t${STRIPE_MOCK_MODULE}\t${STRIPE_MOCK_VERSION}\t${STRIPE_MOCK_SUM}`;
+  const builtFromPin = (file) => !go || capture(go, ['version', '-m', file]).stdout.includes(pinned);
+  if (isExecutable(target) && builtFromPin(target)) return target;
+  if (!go) return warn('stripe-mock is missing and Go is not installed to build it (or set MASTHEAD_STRIPE_MOCK_BIN)');
+  log(`building stripe-mock ${STRIPE_MOCK_VERSION} from the Go module proxy (1-2 min)`);
+  const started = Date.now();
+  const gobin = mkdtempSync(join(binDir, '.stripe-mock-'));
+  try {
+    const built = capture(go, ['install', `${STRIPE_MOCK_MODULE}@${STRIPE_MOCK_VERSION}`], {
+      env: { ...goEnv(), GOBIN: gobin },
+      cwd: tmpdir(),
+    });
+    const file = join(gobin, 'stripe-mock');
+    if (!built.ok) return warn(`go install stripe-mock failed:\n${built.stdout}${built.stderr}`);
+    if (!builtFromPin(file)) return warn(`stripe-mock was not built from ${STRIPE_MOCK_VERSION} ${STRIPE_MOCK_SUM}; not installed`);
+    renameSync(file, target);
+  } finally {
+    rmSync(gobin, { recursive: true, force: true });
+  }
+  log(`built stripe-mock in ${Math.round((Date.now() - started) / 1000)} s`);
+  return target;
+}
+
+// libs/local-infra runs FerretDB over its own PostgreSQL cluster (docs/adr/0090): Debian's
+// server binaries live in /usr/lib/postgresql/N/bin, off PATH.
+function findInitdb() {
+  const fromEnv = process.env.MASTHEAD_POSTGRES_BIN_DIR;
+  if (fromEnv) return isExecutable(join(fromEnv, 'initdb')) ? join(fromEnv, 'initdb') : undefined;
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).filter((name) => /^\d+$/.test(name)) : [];
+  const debian = versions
+    .sort((a, b) => Number(b) - Number(a))
+    .map((version) => join(root, version, 'bin', 'initdb'))
+    .find(isExecutable);
+  return debian ?? which('initdb');
+}
+
+function ensurePostgres() {
+  const found = findInitdb();
+  if (found) return dirname(found);
+  if (process.env.MASTHEAD_POSTGRES_BIN_DIR) fail(`MASTHEAD_POSTGRES_BIN_DIR=${process.env.MASTHEAD_POSTGRES_BIN_DIR} has no initdb`);
+  if (process.getuid?.() !== 0 || !which('apt-get')) {
+    fail('PostgreSQL (initdb) not found: install it (Debian: apt-get install postgresql) or set MASTHEAD_POSTGRES_BIN_DIR');
+  }
+  log('installing postgresql with apt-get');
+  const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (!run('apt-get', ['update', '-q'], { env: aptEnv }) || !run('apt-get', ['install', '-y', '-q', 'postgresql'], { env: aptEnv })) {
+    fail('apt-get install postgresql failed');
+  }
+  const installed = findInitdb();
+  if (!installed) fail('apt-get installed postgresql but no initdb was found under /usr/lib/postgresql');
+  return dirname(installed);
+}
+
 function writeToolsJson(tools) {
   const file = join(cacheDir, 'tools.json');
   const text = `${JSON.stringify(tools, null, 2)}\n`;
@@ -197,6 +303,9 @@ mkdirSync(binDir, { recursive: true });
 ensurePnpm();
 const tools = { ferretdb: ensureFerretDb(), natsServer: ensureNatsServer() };
 writeToolsJson(tools);
-log(`tools ok: ferretdb=${tools.ferretdb} nats-server=${tools.natsServer}`);
+const postgresBinDir = ensurePostgres();
+log(`tools ok: ferretdb=${tools.ferretdb} nats-server=${tools.natsServer} postgresql=${postgresBinDir}`);
+const cardProviders = { localstripe: ensureLocalStripe(), stripeMock: ensureStripeMock() };
+log(`card-provider fakes: localstripe=${cardProviders.localstripe ?? 'missing'} stripe-mock=${cardProviders.stripeMock ?? 'missing'}`);
 if (wantDeps) installDeps();
 if (wantBuild) build();

@@ -4,7 +4,7 @@ import type { Logger } from '@masthead/core/logging';
 import express from 'express';
 import { connect, type NatsConnection } from 'nats';
 import { AuthenticationCache, withAuthenticationCache } from './auth/authentication-cache.js';
-import { ResourceResolver } from './auth/resource-resolver.js';
+import { ResourceDirectory } from '@masthead/core/resources';
 import { ServiceAccountUsage } from './auth/service-account-usage.js';
 import { ServiceKeyResolver } from './auth/service-key-resolver.js';
 import { SharedChecks } from './auth/shared-checks.js';
@@ -15,7 +15,6 @@ import { bodyDecoder } from './http/body.js';
 import { cors } from './http/cors.js';
 import { errorRenderer, routeNotFound } from './http/envelope.js';
 import { healthRouter } from './http/health.js';
-import { multipartDecoder } from './http/multipart.js';
 import { requestId } from './http/request-id.js';
 import { buildApiRouter } from './routes/router.js';
 import { ROUTES } from './routes/table.js';
@@ -37,7 +36,7 @@ export interface RunningGateway {
 /** Composition root of the gateway: clients → resolver → shared checks → express app. */
 export async function startGateway(config: GatewayConfig, logger: Logger, options: GatewayOptions = {}): Promise<RunningGateway> {
   const clients = createServiceClients(config, options.interceptors);
-  const resources = new ResourceResolver(clients.accounts, config.RESOURCE_CACHE_TTL_MS);
+  const resources = new ResourceDirectory({ accounts: clients.accounts, ttlMs: config.RESOURCE_CACHE_TTL_MS });
   // NATS only invalidates caches: the gateway starts and serves without it.
   const nats: NatsConnection = await connect({
     servers: config.NATS_URL,
@@ -64,10 +63,20 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   app.use(accessLog(logger));
   app.use(healthRouter(serviceAddressesOf(config)));
   app.use(cors(resources, config.CORS_ALLOWED_ORIGINS));
-  app.use(bodyDecoder(config.BODY_LIMIT));
-  app.use(multipartDecoder(config.PHOTO_MAX_BYTES));
   const checks = new SharedChecks(resources, clients.identity, { keys: serviceKeys, usage });
-  app.use('/api/v1', buildApiRouter(ROUTES, checks, clients, { memberMayHaveWritten: (userId) => authentication?.forgetUser(userId) }));
+  // Each route reads its own body (an upload only after its checks, ADR 0080); a request no
+  // route serves is still held to BODY_LIMIT before its 404.
+  app.use(
+    '/api/v1',
+    buildApiRouter(
+      ROUTES,
+      checks,
+      clients,
+      { body: config.BODY_LIMIT, uploadFileBytes: config.PHOTO_MAX_BYTES },
+      { memberMayHaveWritten: (userId) => authentication?.forgetUser(userId) },
+    ),
+  );
+  app.use(bodyDecoder(config.BODY_LIMIT));
   app.use(routeNotFound);
   app.use(errorRenderer(logger));
 

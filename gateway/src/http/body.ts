@@ -1,9 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
 import qs from 'qs';
-import { httpError } from '@masthead/core/errors';
+import { requestTooLarge } from '../errors/request.js';
 import { isMultipart } from './multipart.js';
 
-/** What the body decoder found; operations read it through `bodyFields`. */
+/** What the body decoder found; operations read it through their request schema (http/request.ts). */
 export interface DecodedBody {
   /** Decoded JSON value, or undefined when there was no JSON body. */
   json: unknown;
@@ -71,18 +71,27 @@ const parseLimit = (limit: string): number => {
   return match ? Number(match[1]) * (units[match[2]!.toLowerCase()] ?? 1) : 1024 * 1024;
 };
 
+export interface BodyDecoderOptions {
+  /**
+   * The route takes uploads: a multipart body is left unread here, for the route to read after
+   * its shared checks within its own limit (http/multipart.ts, ADR 0080). Elsewhere a multipart
+   * body is one more type no operation decodes, held to the limit like any other.
+   */
+  leaveMultipart?: boolean;
+}
+
 /**
- * Reads the body once, for every route, without ever rejecting it: a missing or malformed body
- * is not a shared error, because each operation documents its own (document 1).
+ * Reads the body once per request, before the shared checks, without ever rejecting it: a
+ * missing or malformed body is not a shared error, because each operation documents its own
+ * (document 1). Only a body over `limit` is refused (413), without keeping more of it.
  */
-export function bodyDecoder(limit: string) {
+export function bodyDecoder(limit: string, options: BodyDecoderOptions = {}) {
   const maxBytes = parseLimit(limit);
   return (req: Request, _res: Response, next: NextFunction): void => {
     req.decoded = EMPTY;
     // A GET is read only when it declares a body (the localization reads take `ip` from JSON).
     if (req.method === 'HEAD' || req.method === 'OPTIONS' || (req.method === 'GET' && !declaresBody(req))) return next();
-    // Uploads are streamed by the multipart decoder (http/multipart.ts), with their own limit.
-    if (isMultipart(req)) return next();
+    if (options.leaveMultipart && isMultipart(req)) return next();
     const chunks: Buffer[] = [];
     let size = 0;
     let failed = false;
@@ -90,7 +99,7 @@ export function bodyDecoder(limit: string) {
       size += chunk.length;
       if (size > maxBytes && !failed) {
         failed = true;
-        next(httpError(413, 'request_too_large', `The request body exceeds ${limit}`));
+        next(requestTooLarge(limit));
         req.resume();
         return;
       }
@@ -118,10 +127,4 @@ export function bodyFields(req: Request): Record<string, unknown> {
 /** The JSON body as an object, or undefined when absent, malformed or not an object. */
 export function jsonObject(req: Request): Record<string, unknown> | undefined {
   return isObject(req.decoded.json) ? req.decoded.json : undefined;
-}
-
-/** A field as a string, or '' when missing or of another type (the caller's validation names it). */
-export function stringField(fields: Record<string, unknown>, name: string): string {
-  const value = fields[name];
-  return typeof value === 'string' ? value : '';
 }

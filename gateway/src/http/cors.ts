@@ -1,6 +1,6 @@
 import { runInCall } from '@masthead/core/grpc';
 import type { NextFunction, Request, Response } from 'express';
-import type { ResourceResolver } from '../auth/resource-resolver.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 
 /** The credential headers of document 1 (Authentication), which browsers must be allowed to send. */
 const ALLOWED_HEADERS = 'content-type, resource, token, idp-token, session, source-type, service-api-key';
@@ -12,7 +12,7 @@ const PREFLIGHT_MAX_AGE_SECONDS = '600';
  * for any origin some resource (or the global list) allows; the actual request is then answered
  * only for an origin allowed by the resource it names.
  */
-export function cors(resources: ResourceResolver, globalOrigins: readonly string[]) {
+export function cors(resources: ResourceDirectory, globalOrigins: readonly string[]) {
   const isAllowed = async (req: Request, origin: string): Promise<boolean> => {
     if (globalOrigins.includes(origin)) return true;
     const key = typeof req.headers['resource'] === 'string' ? req.headers['resource'].trim() : '';

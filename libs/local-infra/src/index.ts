@@ -6,3 +6,6 @@ export { startFerretDb } from './ferretdb.js';
 export { startNats } from './nats.js';
 export { startFirebaseAuth, type StartedFirebaseAuth } from './firebase-auth.js';
 export { startInfrastructure, type Infrastructure, type InfrastructureOptions } from './infrastructure.js';
+export { FAKE_PROVIDER_KEY, cardProviderToolPaths, resolveLocalStripePython, resolveStripeMock } from './card-provider.js';
+export { startLocalStripe, type StartLocalStripeOptions } from './localstripe.js';
+export { startStripeMock } from './stripe-mock.js';

@@ -9,5 +9,9 @@ declare module 'vitest' {
     idpEmulatorHost: string;
     /** The emulator's (demo) project ID. */
     idpProjectId: string;
+    /** localstripe's API base (CARDPROVIDER_API_BASE for billing); '' when it failed to start. */
+    localStripeUrl: string;
+    /** stripe-mock's API base; '' when it failed to start. */
+    stripeMockUrl: string;
   }
 }

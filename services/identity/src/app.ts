@@ -29,7 +29,7 @@ import { PasswordHasher } from './passwords/password-hasher.js';
 import { TagRepository } from './profile/tag.repository.js';
 import { createRecovery } from './recovery/recovery.module.js';
 import { RelationshipRepository } from './relationships/relationship.repository.js';
-import { ResourceDirectory } from './resources/resource-directory.js';
+import { ResourceDirectory } from '@masthead/core/resources';
 import { AccessAnnouncer } from './sessions/access-announcer.js';
 import { Authenticator } from './sessions/authenticator.js';
 import { AddressLimiter } from './throttling/address-limiter.js';
@@ -41,6 +41,7 @@ import { MembershipAttacher } from './signin/membership-attacher.js';
 import { EmailAvailabilityService } from './signin/email-availability.service.js';
 import { RefreshService } from './signin/refresh.service.js';
 import { RegistrationService } from './signin/registration.service.js';
+import { InFlightClaims } from './throttling/in-flight.js';
 import { SessionStarter } from './signin/session-starter.js';
 import { SignInService } from './signin/sign-in.service.js';
 import { IdTokenVerifier } from './social/id-token-verifier.js';
@@ -64,7 +65,8 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const community = createServiceClient(CommunityServiceService, config.COMMUNITY_ADDR, clientOptions);
 
   const users = new UserRepository(runtime.db);
-  const relationships = new RelationshipRepository(runtime.db);
+  const memberSessions = new MemberSessions(runtime.db);
+  const relationships = new RelationshipRepository({ db: runtime.db, memberSessions });
   const sessionRepository = new SessionRepository(runtime.db);
   const extraData = new ExtraDataRepository(runtime.db);
   const socialLinks = new SocialLinkRepository(runtime.db);
@@ -76,6 +78,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     parallelism: config.ARGON2_PARALLELISM,
     concurrency: config.HASH_CONCURRENCY,
     queueLimit: config.HASH_QUEUE_LIMIT,
+    maxWaitMs: config.HASH_QUEUE_WAIT_MS,
   });
   await hasher.warm();
   const access = new AccessAnnouncer(runtime.events);
@@ -88,7 +91,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     },
     access,
   );
-  const resources = new ResourceDirectory(accounts, config.RESOURCE_CACHE_TTL_MS);
+  const resources = new ResourceDirectory({ accounts, ttlMs: config.RESOURCE_CACHE_TTL_MS });
   resources.listen(runtime.nats, runtime.logger);
   const profiles = new ProfileService({ users, relationships, catalog, community });
   const starter = new SessionStarter({
@@ -104,10 +107,20 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     10 * 60_000,
   );
   sweep.unref();
-  const memberSessions = new MemberSessions(runtime.db);
   const accessChanges = new AccessChanges(new RelationshipTransitions(runtime.db), memberSessions, runtime.events, access);
   const lockPolicy = new LockPolicy({ sessions: memberSessions, changes: accessChanges, events: runtime.events, announcer: access });
-  const signIn = new SignInService({ users, relationships, hasher, resources, starter, throttle, lockPolicy, logger: runtime.logger });
+  const signIn = new SignInService({
+    users,
+    relationships,
+    hasher,
+    resources,
+    starter,
+    throttle,
+    // Two: a double-submitted form still signs in; a burst on one account costs two hashes.
+    inFlight: new InFlightClaims(2),
+    lockPolicy,
+    logger: runtime.logger,
+  });
 
   const extraDataApi = extraDataHandlers(
     new ExtraDataService({ extraData, relationships, events: runtime.events, logger: runtime.logger }),
@@ -132,7 +145,13 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     profiles,
   });
 
-  const exchange = new CredentialExchange(sessionRepository, sessions);
+  const exchange = new CredentialExchange(sessionRepository, sessions, { reuseIntervalSeconds: config.REFRESH_REUSE_INTERVAL_SECONDS });
+  // Sealed refresh answers are kept only for their reuse window (ADR 0086).
+  const reuseSweep = setInterval(
+    () => sessionRepository.eraseExpiredReuse().catch((error: unknown) => runtime.logger.warn({ err: error }, 'reuse sweep failed')),
+    60_000,
+  );
+  reuseSweep.unref();
   const idp = await createIdpModule(runtime, config, { users, relationships, starter, limiter, resources });
   const recovery = await createRecovery({
     runtime,
@@ -163,6 +182,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
       relationships,
       hasher,
       starter,
+      inFlight: new InFlightClaims(1),
       mailer: recovery.mailer,
     }),
     resources,

@@ -18,11 +18,13 @@ export function useStack(options: Partial<StackOptions> = {}): StackHandle {
   beforeAll(async () => {
     // Every stack talks to the run's Firebase Auth emulator (document 1, section A).
     const idpEnv: Record<string, string> = inject('idpEmulatorHost') ? { FIREBASE_AUTH_EMULATOR_HOST: inject('idpEmulatorHost') } : {};
+    // Billing's card-provider calls go to the run's localstripe (docs/adr/0110).
+    const cardProviderEnv: Record<string, string> = inject('localStripeUrl') ? { CARDPROVIDER_API_BASE: inject('localStripeUrl') } : {};
     handle.stack = await startStack({
       mongoUrl: inject('mongoUrl'),
       natsUrl: inject('natsUrl'),
       ...options,
-      env: { ...idpEnv, ...options.env },
+      env: { ...idpEnv, ...cardProviderEnv, ...options.env },
     });
     handle.api = apiClient(handle.stack.baseUrl);
     mongo = await MongoClient.connect(inject('mongoUrl'));

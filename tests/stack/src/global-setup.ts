@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startFirebaseAuth, startInfrastructure, type StartedFirebaseAuth } from '@masthead/local-infra';
 import type { TestProject } from 'vitest/node';
 import type {} from 'vitest';
+import { startCardProviders } from './card-providers.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,6 +14,10 @@ declare module 'vitest' {
     idpEmulatorHost: string;
     /** The emulator's (demo) project ID, which test resources name in their settings. */
     idpProjectId: string;
+    /** localstripe's API base (CARDPROVIDER_API_BASE for billing); '' when it failed to start. */
+    localStripeUrl: string;
+    /** stripe-mock's API base; '' when it failed to start. */
+    stripeMockUrl: string;
   }
 }
 
@@ -25,8 +30,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dataDir = await mkdtemp(join(tmpdir(), 'masthead-test-'));
   // The emulator starts alongside; a failure only fails the tests that use it (they say why).
   const idpStarting = startIdpEmulator(dataDir);
-  const infrastructure = await startInfrastructure({ dataDir }).catch(async (error: unknown) => {
+  const cardProvidersStarting = startCardProviders(dataDir);
+  const infrastructure = await startInfrastructure({ dataDir, ephemeral: true }).catch(async (error: unknown) => {
     await (await idpStarting)?.process.stop();
+    await (await cardProvidersStarting).stop();
     throw error;
   });
   const idp = await idpStarting;
@@ -34,8 +41,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('natsUrl', infrastructure.natsUrl);
   project.provide('idpEmulatorHost', idp?.host ?? '');
   project.provide('idpProjectId', idp?.projectId ?? '');
+  const cardProviders = await cardProvidersStarting;
+  project.provide('localStripeUrl', cardProviders.localStripeUrl);
+  project.provide('stripeMockUrl', cardProviders.stripeMockUrl);
   return async () => {
-    await Promise.all([infrastructure.stop(), idp?.process.stop()]);
+    await Promise.all([infrastructure.stop(), idp?.process.stop(), cardProviders.stop()]);
     await rm(dataDir, { recursive: true, force: true });
   };
 }

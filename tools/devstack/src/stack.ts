@@ -2,7 +2,16 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-import { resolveTools, spawnManaged, startFerretDb, startNats, type ManagedProcess, type StartedServer } from '@masthead/local-infra';
+import {
+  resolveTools,
+  spawnManaged,
+  startFerretDb,
+  startLocalStripe,
+  startNats,
+  type ManagedProcess,
+  type StartedServer,
+  type Tools,
+} from '@masthead/local-infra';
 
 import type { DevstackConfig } from './config.js';
 import { waitForHttpOk } from './readiness.js';
@@ -34,6 +43,8 @@ export interface RunningStack {
   /** e.g. http://127.0.0.1:8080 (no /api/v1). */
   origin: string;
   infra: { ferretdb: StartedServer; nats: StartedServer };
+  /** localstripe, billing's card provider (docs/adr/0110); absent when it could not start. */
+  cardProvider: StartedServer | undefined;
   topology: Topology;
   /** Every process of the stack, FerretDB and NATS included. */
   processes: ManagedProcess[];
@@ -53,11 +64,18 @@ export async function startStack(
   await assertBuilt(config.repoRoot);
   const tools = await resolveTools();
   let started = performance.now();
+  const cardProviderStarting = startCardProvider(supervisor, config, onProgress);
   const infra = await startInfra(supervisor, config, tools);
   if (supervisor.isStopping) return undefined;
   onProgress(`FerretDB ${infra.ferretdb.url} and NATS ${infra.nats.url} ready in ${since(started)}`);
+  const cardProvider = await cardProviderStarting;
+  if (supervisor.isStopping) return undefined;
 
-  const topology = await planTopology(config, { mongoUrl: infra.ferretdb.url, natsUrl: infra.nats.url }, options.env ?? process.env);
+  const topology = await planTopology(
+    config,
+    { mongoUrl: infra.ferretdb.url, natsUrl: infra.nats.url, cardProviderUrl: cardProvider?.url },
+    options.env ?? process.env,
+  );
   if (supervisor.isStopping) return undefined;
   started = performance.now();
   const specs = [...topology.services, topology.gateway];
@@ -70,7 +88,8 @@ export async function startStack(
   if (supervisor.isStopping) return undefined;
   if (!ready) throw new StackStartError(`the gateway did not answer GET /readyz with 200 within ${READY_TIMEOUT_MS / 1000} s`, 'all');
   onProgress(`services and gateway ready in ${since(started)}`);
-  return { origin, infra, topology, processes: [infra.ferretdb.process, infra.nats.process, ...children] };
+  const infraProcesses = [infra.ferretdb.process, infra.nats.process, ...(cardProvider ? [cardProvider.process] : [])];
+  return { origin, infra, cardProvider, topology, processes: [...infraProcesses, ...children] };
 }
 
 /**
@@ -105,7 +124,7 @@ export async function runAdmin(
 async function startInfra(
   supervisor: Supervisor,
   config: DevstackConfig,
-  tools: { ferretdb: string; natsServer: string },
+  tools: Tools,
 ): Promise<{ ferretdb: StartedServer; nats: StartedServer }> {
   const echo = config.logToConsole;
   const ofServer = (server: StartedServer): ManagedProcess => server.process;
@@ -118,6 +137,7 @@ async function startInfra(
         echo,
         ownProcessGroup: true,
         binary: tools.ferretdb,
+        postgresBinDir: tools.postgresBinDir,
       }),
       ofServer,
     ),
@@ -136,6 +156,38 @@ async function startInfra(
   if (ferretdb.status === 'fulfilled' && nats.status === 'fulfilled') return { ferretdb: ferretdb.value, nats: nats.value };
   const reason: unknown = ferretdb.status === 'rejected' ? ferretdb.reason : nats.status === 'rejected' ? nats.reason : undefined;
   throw new StackStartError(reason instanceof Error ? reason.message : String(reason), ['ferretdb', 'nats']);
+}
+
+/**
+ * localstripe, so the demo member can save a test card (README). Optional: when bootstrap could
+ * not install it, or it does not start, the stack runs without it and says so. Its objects persist
+ * in .data/localstripe like the database that refers to them.
+ */
+async function startCardProvider(
+  supervisor: Supervisor,
+  config: DevstackConfig,
+  onProgress: (message: string) => void,
+): Promise<StartedServer | undefined> {
+  const started = performance.now();
+  try {
+    const server = await supervisor.track(
+      'infra',
+      startLocalStripe({
+        dataDir: join(config.dataDir, 'localstripe'),
+        persist: true,
+        logFile: join(config.logDir, 'localstripe.log'),
+        echo: config.logToConsole,
+        ownProcessGroup: true,
+      }),
+      (running) => running.process,
+    );
+    onProgress(`card provider (localstripe) ${server.url} ready in ${since(started)}`);
+    return server;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    onProgress(`warning: card provider (localstripe) not started, saving a card will fail: ${reason}`);
+    return undefined;
+  }
 }
 
 async function startProcess(

@@ -28,10 +28,13 @@ export function entryPoints(repoRoot: string): { services: Record<ServiceName, s
   return { services: services as Record<ServiceName, string>, gateway: join(repoRoot, 'gateway', 'dist', 'main.js') };
 }
 
-/** Allocates a loopback port per service and builds each process's environment. */
+/**
+ * Allocates a loopback port per service and builds each process's environment. `cardProviderUrl`
+ * (the local card provider) goes to billing only, as CARDPROVIDER_API_BASE.
+ */
 export async function planTopology(
   config: DevstackConfig,
-  infra: { mongoUrl: string; natsUrl: string },
+  infra: { mongoUrl: string; natsUrl: string; cardProviderUrl?: string | undefined },
   baseEnv: NodeJS.ProcessEnv,
 ): Promise<Topology> {
   const ports = await Promise.all(SERVICES.map(() => freePort()));
@@ -54,7 +57,11 @@ export async function planTopology(
     services: SERVICES.map((service, i) => ({
       name: service,
       entry: entries.services[service],
-      env: { ...sharedEnv, GRPC_LISTEN: `127.0.0.1:${ports[i]}` },
+      env: {
+        ...sharedEnv,
+        GRPC_LISTEN: `127.0.0.1:${ports[i]}`,
+        ...(service === 'billing' && infra.cardProviderUrl ? { CARDPROVIDER_API_BASE: infra.cardProviderUrl } : {}),
+      },
     })),
     gateway: {
       name: 'gateway',

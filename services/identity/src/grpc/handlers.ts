@@ -1,5 +1,4 @@
 import { sessionContextOf } from './session-context.js';
-import { httpError } from '@masthead/core/errors';
 import type { AsyncImplementation } from '@masthead/core/grpc';
 import type { IdentityServiceService } from '@masthead/proto/identity';
 import type { MemberAdminService } from '../members/member-admin.service.js';
@@ -10,7 +9,7 @@ import type { SessionService } from '../sessions/session.service.js';
 import type { EmailAvailabilityService } from '../signin/email-availability.service.js';
 import type { RefreshService } from '../signin/refresh.service.js';
 import type { RegistrationService } from '../signin/registration.service.js';
-import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 import { toSessionResult } from '../signin/session-result.js';
 import { parseSignIn } from '../signin/sign-in.command.js';
 import type { SignInService } from '../signin/sign-in.service.js';
@@ -18,6 +17,7 @@ import type { ProfileService } from '../users/profile.service.js';
 import type { ServiceAccountUserService } from '../users/service-account-user.service.js';
 import { toUserMessage } from '../users/user.projection.js';
 import type { UserRepository } from '../users/user.repository.js';
+import { invalidCode } from '../recovery/recovery.errors.js';
 
 interface Deps {
   emailAvailability: EmailAvailabilityService;
@@ -70,7 +70,7 @@ export function identityHandlers({
       return toSessionResult(outcome, profiles);
     },
 
-    getProfile: ({ userId, resourceId, admin }) => profiles.profile(userId, resourceId, admin),
+    getProfile: ({ userId, resourceId }) => profiles.profile(userId, resourceId),
 
     validateEmail: async ({ resourceId, email, ip }) => {
       await emailAvailability.validate(resourceId, email, ip);
@@ -80,7 +80,7 @@ export function identityHandlers({
     refresh: (request) => refresh.refresh(request),
 
     exchangeCode: async ({ resourceId, code, redirectUri }) => {
-      if (!code.trim() || code.length > 512) throw httpError(409, 'invalid_code', 'code is required');
+      if (!code.trim() || code.length > 512) throw invalidCode();
       const issued = await exchange.exchangeCode({ resourceId, code: code.trim(), redirectUri: redirectUri.trim() });
       return {
         token: issued.token,

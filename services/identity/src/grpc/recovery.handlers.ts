@@ -6,7 +6,7 @@ import type { EmailChangeService } from '../recovery/email-change.service.js';
 import type { EmailConfirmationService } from '../recovery/email-confirmation.service.js';
 import type { ExternalLoginService } from '../recovery/external-login.service.js';
 import type { PasswordResetService } from '../recovery/password-reset.service.js';
-import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 
 interface RecoveryHandlerDeps {
   resources: ResourceDirectory;

@@ -1,4 +1,4 @@
-import { httpError } from '@masthead/core/errors';
+import { invalidEmail } from '@masthead/core/errors';
 import type { Resource } from '@masthead/proto/accounts';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import { normalizeEmail } from '../signin/sign-in.command.js';
@@ -33,12 +33,12 @@ export class EmailRelationshipService {
     const settings = requireProviderSettings(resource);
     await this.deps.limiter.consume('email_validation', ip, this.deps.limitPerHour);
     const email = normalizeEmail(rawEmail);
-    if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
-    const user = await this.deps.users.findCredentialsByEmail(email);
-    if (!user) return { resourceMember: false, idpLinked: false };
+    if (!email) throw invalidEmail();
+    const userId = await this.deps.users.findIdByEmail(email);
+    if (userId === null) return { resourceMember: false, idpLinked: false };
     const [relationship, link] = await Promise.all([
-      this.deps.relationships.find(resource.id, user._id),
-      this.deps.links.findByUser(settings.projectId, user._id),
+      this.deps.relationships.find(resource.id, userId),
+      this.deps.links.findByUser(settings.projectId, userId),
     ]);
     return { resourceMember: relationship !== null && relationship.status !== 'removed', idpLinked: link !== null };
   }

@@ -1,15 +1,16 @@
-import { httpError } from '@masthead/core/errors';
 import type { Logger } from '@masthead/core/logging';
 import type { LockPolicy } from '../access/lock-policy.js';
-import { isMemberRelationship } from '../relationships/relationship-status.js';
+import { isMemberRelationship, isSignInBlocked } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
-import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 import type { SessionContext, SessionStarter } from '../signin/session-starter.js';
 import { isAllowedRedirect, parseResponseType, type ResponseType } from '../signin/sign-in.command.js';
 import type { SignInOutcome } from '../signin/sign-in.service.js';
 import type { UserRepository } from '../users/user.repository.js';
 import { IdTokenRejected, type IdTokenVerifier } from './id-token-verifier.js';
 import type { SocialLinkRepository } from './social-link.repository.js';
+import { socialSignInFail } from './social.errors.js';
+import { redirectNotOnHost } from '../signin/sign-in.errors.js';
 
 export interface SocialSignInCommand {
   resourceId: number;
@@ -30,15 +31,10 @@ interface SocialSignInDeps {
   logger: Logger;
 }
 
-/** The same relationship states that stop POST /authorization. */
-const BLOCKED_STATES = new Set(['locked', 'suspended']);
-
 /**
  * One answer for every refusal (bad token, identity nobody linked, inactive user, blocked
  * relationship), so that the response tells nothing about which accounts exist or are linked.
  */
-const socialSignInFail = () => httpError(401, 'authorization_fail', 'Social sign-in failed');
-
 /** POST /social-authorization: sign-in through an identity a member linked earlier (ADR 0066). */
 export class SocialSignInService {
   constructor(private readonly deps: SocialSignInDeps) {}
@@ -49,7 +45,7 @@ export class SocialSignInService {
     const userId = await this.linkedUserId(command);
     const user = await this.deps.users.findById(userId);
     const relationship = user ? await this.deps.relationships.find(resource.id, user._id) : null;
-    if (!user || !user.active || (relationship && BLOCKED_STATES.has(relationship.status))) throw socialSignInFail();
+    if (!user || !user.active || isSignInBlocked(relationship)) throw socialSignInFail();
 
     // As at POST /authorization: the resource's lock policy (docs/adr/0070); a removed relationship rejoins.
     const member = isMemberRelationship(relationship);
@@ -57,8 +53,7 @@ export class SocialSignInService {
     if (!member) await this.deps.starter.join(resource, user._id);
     const started = await this.deps.starter.start(user._id, resource, delivery, context, 'user_login');
     await this.deps.lockPolicy.trimDevices(resource, user._id, context.requestId);
-    // The session result shows no credentials; this user record is read without them.
-    return { user: { ...user, password_hash: null }, ...started };
+    return { user, ...started };
   }
 
   private async linkedUserId(command: SocialSignInCommand): Promise<number> {
@@ -83,7 +78,7 @@ function parseDelivery(
   const responseType = parseResponseType(command.responseType, 'token');
   const redirectUri = command.redirectUri.trim() || null;
   if ((responseType !== 'token' && !redirectUri) || (redirectUri && !isAllowedRedirect(redirectUri, resourceHost))) {
-    throw httpError(409, 'invalid_redirect_uri', 'redirect_uri must be on the resource host');
+    throw redirectNotOnHost();
   }
   return { responseType, redirectUri };
 }

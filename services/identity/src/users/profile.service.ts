@@ -1,4 +1,4 @@
-import { httpError } from '@masthead/core/errors';
+import { userNotExist } from '@masthead/core/errors';
 import type { ServiceClient } from '@masthead/core/grpc';
 import type { CatalogServiceService, ListMembershipsResponse } from '@masthead/proto/catalog';
 import type { CommunityServiceService, MemberSummary } from '@masthead/proto/community';
@@ -18,21 +18,21 @@ interface ProfileDeps {
 export class ProfileService {
   constructor(private readonly deps: ProfileDeps) {}
 
-  memberships(resourceId: number, userId: number, includeHistory = false, admin = false): Promise<ListMembershipsResponse> {
-    return this.deps.catalog.listMemberships({ resourceId, userId, includeHistory, admin }, { idempotent: true });
+  memberships(resourceId: number, userId: number, includeHistory = false): Promise<ListMembershipsResponse> {
+    return this.deps.catalog.listMemberships({ resourceId, userId, includeHistory }, { idempotent: true });
   }
 
   summary(resourceId: number, userId: number): Promise<MemberSummary> {
     return this.deps.community.getMemberSummary({ resourceId, userId }, { idempotent: true });
   }
 
-  async profile(userId: number, resourceId: number, admin = false): Promise<Profile> {
+  async profile(userId: number, resourceId: number): Promise<Profile> {
     const user = await this.deps.users.findById(userId);
-    if (!user) throw httpError(404, 'user_not_exist', 'User does not exist');
+    if (!user) throw userNotExist();
     if (!resourceId) return { user: toUserMessage(user) };
     const [relationship, memberships, summary] = await Promise.all([
       this.deps.relationships.find(resourceId, userId),
-      this.memberships(resourceId, userId, true, admin),
+      this.memberships(resourceId, userId, true),
       this.summary(resourceId, userId),
     ]);
     return {
