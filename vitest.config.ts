@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['**/test/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
-    globalSetup: ['libs/testkit/src/global-setup.ts'],
+    globalSetup: ['tests/stack/src/global-setup.ts'],
     // Each file starts its own stack of seven servers; two at a time fit a 2-core machine.
     maxWorkers: 2,
     testTimeout: 30_000,

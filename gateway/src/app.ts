@@ -4,7 +4,7 @@ import type { Logger } from '@masthead/core/logging';
 import express from 'express';
 import { connect, type NatsConnection } from 'nats';
 import { AuthenticationCache, withAuthenticationCache } from './auth/authentication-cache.js';
-import { ResourceResolver } from './auth/resource-resolver.js';
+import { ResourceDirectory } from '@masthead/core/resources';
 import { ServiceAccountUsage } from './auth/service-account-usage.js';
 import { ServiceKeyResolver } from './auth/service-key-resolver.js';
 import { SharedChecks } from './auth/shared-checks.js';
@@ -36,7 +36,7 @@ export interface RunningGateway {
 /** Composition root of the gateway: clients → resolver → shared checks → express app. */
 export async function startGateway(config: GatewayConfig, logger: Logger, options: GatewayOptions = {}): Promise<RunningGateway> {
   const clients = createServiceClients(config, options.interceptors);
-  const resources = new ResourceResolver(clients.accounts, config.RESOURCE_CACHE_TTL_MS);
+  const resources = new ResourceDirectory({ accounts: clients.accounts, ttlMs: config.RESOURCE_CACHE_TTL_MS });
   // NATS only invalidates caches: the gateway starts and serves without it.
   const nats: NatsConnection = await connect({
     servers: config.NATS_URL,
@@ -59,7 +59,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   app.set('trust proxy', config.TRUST_PROXY);
   // Bracket maps such as filter[Plans.id]=3 need the extended query parser.
   app.set('query parser', 'extended');
-  app.use(requestId);
+  app.use(requestId(config.GRPC_DEADLINE_MS));
   app.use(accessLog(logger));
   app.use(healthRouter(serviceAddressesOf(config)));
   app.use(cors(resources, config.CORS_ALLOWED_ORIGINS));

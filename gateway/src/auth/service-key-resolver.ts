@@ -29,8 +29,8 @@ export class ServiceKeyResolver {
     });
   }
 
-  resolve(key: string, requestId: string): Promise<ResolveServiceKeyResponse> {
+  resolve(key: string): Promise<ResolveServiceKeyResponse> {
     const hash = createHash('sha256').update(key, 'utf8').digest('hex');
-    return this.cache.getOrLoad(hash, () => this.accounts.resolveServiceKey({ key }, { requestId, idempotent: true }));
+    return this.cache.getOrLoad(hash, () => this.accounts.resolveServiceKey({ key }, { idempotent: true }));
   }
 }

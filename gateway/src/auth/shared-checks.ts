@@ -5,7 +5,7 @@ import type { Request } from 'express';
 import type { ServiceClients } from '../clients.js';
 import { accessDenied, accessFail, authFailed, resourceNotExists, tokenCompromised, tokenExpired } from '../errors/access.js';
 import { GUEST, type Caller, type RequestContext } from './context.js';
-import type { ResourceResolver } from './resource-resolver.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 import { isAllowed, toRole, type RouteAccess } from './roles.js';
 import type { ServiceAccountUsage } from './service-account-usage.js';
 import type { ServiceKeyResolver } from './service-key-resolver.js';
@@ -51,24 +51,23 @@ const BLOCKED_RELATIONSHIPS = new Set([
  */
 export class SharedChecks {
   constructor(
-    private readonly resources: ResourceResolver,
+    private readonly resources: ResourceDirectory,
     private readonly identity: ServiceClients['identity'],
     private readonly serviceKeys?: ServiceKeyChecks,
   ) {}
 
   /** `action` is the route's `METHOD /path`, the name service-account grants use. */
   async run(req: Request, policy: RoutePolicy, action = ''): Promise<RequestContext> {
-    const requestId = req.requestId;
     const resourceKey = policy.resource === 'ignored' ? '' : header(req, 'resource');
-    const resource = resourceKey ? await this.resources.resolve(resourceKey, requestId) : null;
+    const resource = resourceKey ? await this.resources.resolve(resourceKey) : null;
     if (resourceKey && !resource) throw resourceNotExists();
     if (policy.resource === 'required' && !resource) throw resourceNotExists();
 
     const token = header(req, 'token');
     const serviceKey = policy.serviceKey && resource ? header(req, 'service-api-key') : '';
     // The key is tried before the token; an invalid key falls back to ordinary resolution.
-    const keyCaller = serviceKey && resource ? await this.authenticateServiceKey(serviceKey, resource, action, requestId) : null;
-    const caller = keyCaller ?? (token ? await this.authenticate(token, resource?.id ?? 0, policy, requestId) : GUEST);
+    const keyCaller = serviceKey && resource ? await this.authenticateServiceKey(serviceKey, resource, action) : null;
+    const caller = keyCaller ?? (token ? await this.authenticate(token, resource?.id ?? 0, policy) : GUEST);
     if (!isAllowed(caller.role, policy.access)) {
       if (caller.role === 'guest') throw authFailed();
       throw accessDenied();
@@ -76,7 +75,7 @@ export class SharedChecks {
     if (policy.member && caller.user && !caller.user.active) throw accessFail();
 
     return {
-      requestId,
+      requestId: req.requestId,
       resource,
       caller,
       headers: { token, session: header(req, 'session'), sourceType: header(req, 'source-type'), idpToken: header(req, 'idp-token') },
@@ -91,9 +90,9 @@ export class SharedChecks {
    * user is missing, inactive, not a service-account user or locked out of the resource, is
    * 401 auth_access_fail; an action the account is not granted is 403 access.
    */
-  private async authenticateServiceKey(key: string, resource: Resource, action: string, requestId: string): Promise<Caller | null> {
+  private async authenticateServiceKey(key: string, resource: Resource, action: string): Promise<Caller | null> {
     if (!this.serviceKeys) return null;
-    const resolution = await this.serviceKeys.keys.resolve(key, requestId);
+    const resolution = await this.serviceKeys.keys.resolve(key);
     const account = resolution.account;
     if (!account || account.resourceId !== resource.id) return null;
     if (resolution.state === ServiceKeyState.SERVICE_KEY_STATE_SUSPENDED) throw accessFail();
@@ -108,8 +107,8 @@ export class SharedChecks {
     return { role: 'service_account', user, sessionId: 0, serviceAccountId: account.id };
   }
 
-  private async authenticate(token: string, resourceId: number, policy: RoutePolicy, requestId: string): Promise<Caller> {
-    const auth = await this.identity.authenticate({ token, resourceId }, { requestId, idempotent: true });
+  private async authenticate(token: string, resourceId: number, policy: RoutePolicy): Promise<Caller> {
+    const auth = await this.identity.authenticate({ token, resourceId }, { idempotent: true });
     if (!auth.user || auth.state === SessionState.SESSION_STATE_UNKNOWN) return GUEST;
     if (policy.sessionChecks) {
       if (auth.state === SessionState.SESSION_STATE_EXPIRED) throw tokenExpired();

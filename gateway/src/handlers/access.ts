@@ -5,7 +5,7 @@ import type { Handler } from '../routes/define.js';
  * its sessions here. The spec shows no body; `{result: true}` as logout answers.
  */
 export const suspendMember: Handler<'member'> = async (context, _input, { memberAccess }) => {
-  await memberAccess.suspendMember({ userId: context.caller.user.id, resourceId: context.resource.id }, { requestId: context.requestId });
+  await memberAccess.suspendMember({ userId: context.caller.user.id, resourceId: context.resource.id });
   return { body: { result: true } };
 };
 
@@ -14,9 +14,6 @@ export const suspendMember: Handler<'member'> = async (context, _input, { member
  * kept, docs/adr/0071) and revokes its sessions here. `{result: true}` as for suspension.
  */
 export const removeProfile: Handler<'member'> = async (context, _input, { memberAccess }) => {
-  await memberAccess.removeMemberProfile(
-    { userId: context.caller.user.id, resourceId: context.resource.id },
-    { requestId: context.requestId },
-  );
+  await memberAccess.removeMemberProfile({ userId: context.caller.user.id, resourceId: context.resource.id });
   return { body: { result: true } };
 };

@@ -3,7 +3,7 @@ import type { Handler } from '../routes/define.js';
 /** GET /resource: the member-facing configuration (document 1, section E). */
 export const getResource: Handler<'memberAnySession'> = async (context, _input, { accounts }) => {
   const resource = context.resource;
-  const config = await accounts.getResourceConfig({ id: resource.id }, { requestId: context.requestId, idempotent: true });
+  const config = await accounts.getResourceConfig({ id: resource.id }, { idempotent: true });
   const body: Record<string, unknown> = {
     public_key: config.publicKey,
     origin: config.origin ?? null,

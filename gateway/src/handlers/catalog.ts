@@ -9,10 +9,7 @@ import { serializePaginator, serializePlan, serializePricing } from '../serializ
 /** GET /plans: public plan list, paginated (document 1, section F). */
 export const listPlans: Handler<'guestWithResource', z.output<typeof pageRequest>> = async (context, page, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
-  const result = await catalog.listPlans(
-    { resourceId: context.resource.id, query: toPageQuery(page), admin },
-    { requestId: context.requestId, idempotent: true },
-  );
+  const result = await catalog.listPlans({ resourceId: context.resource.id, query: toPageQuery(page) }, { idempotent: true });
   return { body: { items: result.items.map((plan) => serializePlan(plan, admin)), paginator: serializePaginator(result.paginator) } };
 };
 
@@ -21,10 +18,7 @@ export const planRequest = fromParams({ id: pathId(planNotFound) });
 /** GET /plans/{id}: plan detail. */
 export const getPlan: Handler<'guestWithResource', z.output<typeof planRequest>> = async (context, { id }, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
-  const plan = await catalog.getPlan(
-    { resourceId: context.resource.id, planId: id, admin },
-    { requestId: context.requestId, idempotent: true },
-  );
+  const plan = await catalog.getPlan({ resourceId: context.resource.id, planId: id }, { idempotent: true });
   return { body: serializePlan(plan, admin) };
 };
 
@@ -35,20 +29,14 @@ export const getPlan: Handler<'guestWithResource', z.output<typeof planRequest>>
 export const listEmbeddedPlans: Handler<'guest'> = async (context, _input, { catalog }) => {
   if (!context.resource) return { body: { items: [] } };
   const admin = isAdminRole(context.caller.role);
-  const result = await catalog.listEmbeddedPlans(
-    { resourceId: context.resource.id, admin },
-    { requestId: context.requestId, idempotent: true },
-  );
+  const result = await catalog.listEmbeddedPlans({ resourceId: context.resource.id }, { idempotent: true });
   return { body: { items: result.items.map((plan) => serializePlan(plan, admin)) } };
 };
 
 /** GET /subscriptions: public Pricing list, paginated and filterable. */
 export const listPricings: Handler<'guestWithResource', z.output<typeof pageRequest>> = async (context, page, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
-  const result = await catalog.listPricings(
-    { resourceId: context.resource.id, query: toPageQuery(page), admin },
-    { requestId: context.requestId, idempotent: true },
-  );
+  const result = await catalog.listPricings({ resourceId: context.resource.id, query: toPageQuery(page) }, { idempotent: true });
   return {
     body: { items: result.items.map((pricing) => serializePricing(pricing, admin)), paginator: serializePaginator(result.paginator) },
   };
@@ -59,9 +47,6 @@ export const pricingRequest = fromParams({ id: pathId(subscriptionNotFound) });
 /** GET /subscriptions/{id}: Pricing detail, visible like the plan detail (ADR 0010). */
 export const getPricing: Handler<'guestWithResource', z.output<typeof pricingRequest>> = async (context, { id }, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
-  const pricing = await catalog.getPricing(
-    { resourceId: context.resource.id, pricingId: id, admin },
-    { requestId: context.requestId, idempotent: true },
-  );
+  const pricing = await catalog.getPricing({ resourceId: context.resource.id, pricingId: id }, { idempotent: true });
   return { body: serializePricing(pricing, admin) };
 };

@@ -22,9 +22,6 @@ export const getExternalSubscription: Handler<'serviceAccount', z.output<typeof 
   { catalog },
 ) => {
   const admin = isAdminRole(context.caller.role);
-  const pricing = await catalog.findPricingByExternalSource(
-    { resourceId: context.resource.id, externalSourceId, admin },
-    { requestId: context.requestId, idempotent: true },
-  );
+  const pricing = await catalog.findPricingByExternalSource({ resourceId: context.resource.id, externalSourceId }, { idempotent: true });
   return { body: { subscription: serializePricing(pricing, admin) } };
 };

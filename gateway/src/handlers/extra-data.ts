@@ -5,7 +5,6 @@ import type { Handler } from '../routes/define.js';
 import { groupExtraDataRows, serializeExtraDataRow } from '../serializers/extra-data.js';
 
 const scopeOf = (context: MemberScopeContext) => ({ userId: context.caller.user.id, resourceId: context.resource.id });
-const callOptions = (context: MemberScopeContext) => ({ requestId: context.requestId });
 
 /**
  * A list field of the JSON body: JSON only (no form fields), and a missing or malformed body
@@ -20,31 +19,31 @@ export const fieldKeyRequest = fromParams({ field_key: text });
 
 /** GET /user/extra/data (document 2, section A). */
 export const getExtraData: Handler<'member'> = async (context, _input, { extraData }) => {
-  const { rows } = await extraData.listExtraData(scopeOf(context), { ...callOptions(context), idempotent: true });
+  const { rows } = await extraData.listExtraData(scopeOf(context), { idempotent: true });
   return { body: { items: groupExtraDataRows(rows) } };
 };
 
 /** PUT /user/extra/data: upserts the valid items, answers with every group. */
 export const putExtraData: Handler<'member', unknown> = async (context, extraGroups, { extraData }) => {
-  const { rows } = await extraData.putExtraData({ scope: scopeOf(context), extraGroups }, callOptions(context));
+  const { rows } = await extraData.putExtraData({ scope: scopeOf(context), extraGroups });
   return { body: { items: groupExtraDataRows(rows) } };
 };
 
 /** DELETE /user/extra/data: `{}`, no counts. */
 export const deleteExtraData: Handler<'member', unknown> = async (context, extraGroups, { extraData }) => {
-  await extraData.deleteExtraData({ scope: scopeOf(context), extraGroups }, callOptions(context));
+  await extraData.deleteExtraData({ scope: scopeOf(context), extraGroups });
   return { body: {} };
 };
 
 /** GET /user/extra/data/custom-fields: the rows of the `custom_fields` group (docs/adr/0065). */
 export const getCustomFields: Handler<'member'> = async (context, _input, { extraData }) => {
-  const { rows } = await extraData.listCustomFields(scopeOf(context), { ...callOptions(context), idempotent: true });
+  const { rows } = await extraData.listCustomFields(scopeOf(context), { idempotent: true });
   return { body: { items: rows.map(serializeExtraDataRow) } };
 };
 
 /** PUT /user/extra/data/custom-fields: body `custom_fields` items `{field_key, field_value}`. */
 export const putCustomFields: Handler<'member', unknown> = async (context, customFields, { extraData }) => {
-  const { rows } = await extraData.putCustomFields({ scope: scopeOf(context), customFields }, callOptions(context));
+  const { rows } = await extraData.putCustomFields({ scope: scopeOf(context), customFields });
   return { body: { items: rows.map(serializeExtraDataRow) } };
 };
 
@@ -54,6 +53,6 @@ export const deleteCustomField: Handler<'member', z.output<typeof fieldKeyReques
   { field_key: fieldKey },
   { extraData },
 ) => {
-  await extraData.deleteCustomField({ scope: scopeOf(context), fieldKey }, callOptions(context));
+  await extraData.deleteCustomField({ scope: scopeOf(context), fieldKey });
   return { body: {} };
 };

@@ -18,10 +18,12 @@ export const sessionFields = { response_type: text, redirect_uri: text };
 export const signInRequest = fromFields({ email: text, password: text, ...sessionFields });
 
 export const signIn: Handler<'guest', z.output<typeof signInRequest>> = async (context, fields, { identity }) => {
-  const result = await identity.signIn(
-    { resourceId: context.resource?.id ?? 0, email: fields.email, password: fields.password, ...sessionRequest(context, fields) },
-    { requestId: context.requestId },
-  );
+  const result = await identity.signIn({
+    resourceId: context.resource?.id ?? 0,
+    email: fields.email,
+    password: fields.password,
+    ...sessionRequest(context, fields),
+  });
   return { body: serializeSessionResult(result) };
 };
 
@@ -40,20 +42,17 @@ export const registrationRequest = fromFields({ email: text, password: text, fir
 
 /** 201 because a member was created or joined; wrong-typed fields yield the documented 409s. */
 export const register: Handler<'guestWithResource', z.output<typeof registrationRequest>> = async (context, fields, { identity }) => {
-  const result = await identity.register(
-    {
-      resourceId: context.resource.id,
-      email: fields.email,
-      password: fields.password,
-      firstName: fields.first_name,
-      lastName: fields.last_name,
-      guestSession: context.headers.session,
-      sourceType: context.headers.sourceType,
-      ip: context.ip,
-      userAgent: context.userAgent,
-    },
-    { requestId: context.requestId },
-  );
+  const result = await identity.register({
+    resourceId: context.resource.id,
+    email: fields.email,
+    password: fields.password,
+    firstName: fields.first_name,
+    lastName: fields.last_name,
+    guestSession: context.headers.session,
+    sourceType: context.headers.sourceType,
+    ip: context.ip,
+    userAgent: context.userAgent,
+  });
   return { status: 201, body: serializeSessionResult(result) };
 };
 
@@ -62,7 +61,7 @@ export const emailRequest = fromFields({ email: text });
 
 /** POST /email-validation: `{result: true}` when the email can register in this resource. */
 export const validateEmail: Handler<'guestWithResource', z.output<typeof emailRequest>> = async (context, { email }, { identity }) => {
-  await identity.validateEmail({ resourceId: context.resource.id, email, ip: context.ip }, { requestId: context.requestId });
+  await identity.validateEmail({ resourceId: context.resource.id, email, ip: context.ip });
   return { body: { result: true } };
 };
 
@@ -87,8 +86,8 @@ export function serializeSessionResult(result: SignInResponse): Record<string, u
 /** GET /user: the user projection at top level; resource views only with a resource. */
 export const getUser: Handler<'memberOptionalResource'> = async (context, _input, { identity }) => {
   const profile = await identity.getProfile(
-    { userId: context.caller.user.id, resourceId: context.resource?.id ?? 0, admin: isAdminRole(context.caller.role) },
-    { requestId: context.requestId, idempotent: true },
+    { userId: context.caller.user.id, resourceId: context.resource?.id ?? 0 },
+    { idempotent: true },
   );
   const body: Record<string, unknown> = serializeUser(profile.user!);
   const view = profile.resourceView;

@@ -10,7 +10,6 @@ import type { Handler } from '../routes/define.js';
  */
 export const CREATE_MEMBER_FLAG = '\u0441reate_user_if_not_exist';
 
-const requestOf = (context: ResourceContext) => ({ requestId: context.requestId });
 const resourceIdOf = (context: ResourceContext) => context.resource.id;
 
 /** Y-m-d H:i:s in UTC, the spec's `expired_at` format (no timezone). */
@@ -37,19 +36,16 @@ export const exchangeToken: Handler<'guestWithResource', z.output<typeof exchang
   { invite, createMember },
   { identityProvider },
 ) => {
-  const result = await identityProvider.exchangeToken(
-    {
-      resourceId: resourceIdOf(context),
-      idpToken: context.headers.idpToken,
-      invite,
-      createMember,
-      guestSession: context.headers.session,
-      sourceType: context.headers.sourceType,
-      ip: context.ip,
-      userAgent: context.userAgent,
-    },
-    requestOf(context),
-  );
+  const result = await identityProvider.exchangeToken({
+    resourceId: resourceIdOf(context),
+    idpToken: context.headers.idpToken,
+    invite,
+    createMember,
+    guestSession: context.headers.session,
+    sourceType: context.headers.sourceType,
+    ip: context.ip,
+    userAgent: context.userAgent,
+  });
   return { status: result.registered ? 201 : 200, body: { token: result.token, existed: result.existed } };
 };
 
@@ -62,19 +58,13 @@ export const providerSignIn: Handler<'guestWithResource', z.output<typeof provid
   { email, password },
   { identityProvider },
 ) => {
-  const result = await identityProvider.providerSignIn(
-    { resourceId: resourceIdOf(context), email, password, ip: context.ip },
-    requestOf(context),
-  );
+  const result = await identityProvider.providerSignIn({ resourceId: resourceIdOf(context), email, password, ip: context.ip });
   return { body: { idp_user_id: result.idpUserId, status: true, idp_token_id: result.idpToken } };
 };
 
 /** POST /idp/verify-token: what the header's provider ID token says. */
 export const verifyToken: Handler<'guestWithResource'> = async (context, _input, { identityProvider }) => {
-  const result = await identityProvider.verifyToken(
-    { resourceId: resourceIdOf(context), idpToken: context.headers.idpToken },
-    requestOf(context),
-  );
+  const result = await identityProvider.verifyToken({ resourceId: resourceIdOf(context), idpToken: context.headers.idpToken });
   return {
     body: {
       status: true,
@@ -92,16 +82,13 @@ export const registerIdentity: Handler<'guestWithResource', z.output<typeof regi
   fields,
   { identityProvider },
 ) => {
-  const result = await identityProvider.registerIdentity(
-    {
-      resourceId: resourceIdOf(context),
-      idpToken: context.headers.idpToken,
-      firstName: fields.first_name,
-      lastName: fields.last_name,
-      requestIp: context.ip,
-    },
-    requestOf(context),
-  );
+  const result = await identityProvider.registerIdentity({
+    resourceId: resourceIdOf(context),
+    idpToken: context.headers.idpToken,
+    firstName: fields.first_name,
+    lastName: fields.last_name,
+    requestIp: context.ip,
+  });
   return {
     status: result.registered ? 201 : 200,
     body: { user_id: result.userId, idp_user_id: result.idpUserId, existed: result.existed },
@@ -110,25 +97,19 @@ export const registerIdentity: Handler<'guestWithResource', z.output<typeof regi
 
 /** POST /idp/revoke-token (ADR 0051): revokes the provider sessions of the header's identity. */
 export const revokeToken: Handler<'guestWithResource'> = async (context, _input, { identityProvider }) => {
-  const result = await identityProvider.revokeProviderSessions(
-    { resourceId: resourceIdOf(context), idpToken: context.headers.idpToken },
-    requestOf(context),
-  );
+  const result = await identityProvider.revokeProviderSessions({ resourceId: resourceIdOf(context), idpToken: context.headers.idpToken });
   return { body: { status: true, idp_user_id: result.idpUserId } };
 };
 
 /** GET /idp/custom-token (ADR 0051): a provider custom token for the signed-in member. */
 export const customToken: Handler<'member'> = async (context, _input, { identityProvider }) => {
-  const result = await identityProvider.createCustomToken(
-    { resourceId: resourceIdOf(context), userId: context.caller.user.id },
-    requestOf(context),
-  );
+  const result = await identityProvider.createCustomToken({ resourceId: resourceIdOf(context), userId: context.caller.user.id });
   return { body: { status: true, idp_custom_token: result.customToken } };
 };
 
 /** GET /idp/account (ADR 0051): the resource's public provider configuration. */
 export const providerAccount: Handler<'guestWithResource'> = async (context, _input, { identityProvider }) => {
-  const account = await identityProvider.getProviderAccount({ resourceId: resourceIdOf(context) }, requestOf(context));
+  const account = await identityProvider.getProviderAccount({ resourceId: resourceIdOf(context) });
   return { body: { project_id: account.projectId, web_app_config: account.webAppConfig ?? {} } };
 };
 
@@ -141,7 +122,7 @@ export const checkEmail: Handler<'guestWithResource', z.output<typeof checkEmail
   { identityProvider },
 ) => {
   const email = query.email ?? '';
-  const result = await identityProvider.checkEmail({ resourceId: resourceIdOf(context), email, ip: context.ip }, requestOf(context));
+  const result = await identityProvider.checkEmail({ resourceId: resourceIdOf(context), email, ip: context.ip });
   return { body: { resource_member: result.resourceMember, idp_linked: result.idpLinked } };
 };
 
@@ -158,13 +139,13 @@ const mailOf = (context: ResourceContext, fields: MailRequest) => ({
 
 /** POST /idp/password-reset (ADR 0051): the provider mails a reset link; same answer for any email. */
 export const passwordReset: Handler<'guestWithResource', MailRequest> = async (context, fields, { identityProvider }) => {
-  await identityProvider.sendPasswordReset(mailOf(context, fields), requestOf(context));
+  await identityProvider.sendPasswordReset(mailOf(context, fields));
   return { body: { status: true } };
 };
 
 /** POST /idp/email-auth-link (ADR 0051): the provider mails a sign-in link to `continue_url`. */
 export const emailAuthLink: Handler<'guestWithResource', MailRequest> = async (context, fields, { identityProvider }) => {
-  await identityProvider.sendEmailSignInLink(mailOf(context, fields), requestOf(context));
+  await identityProvider.sendEmailSignInLink(mailOf(context, fields));
   return { body: { status: true } };
 };
 
@@ -175,9 +156,6 @@ export const docstoreRequest = z
 
 /** PUT /idp/docstore/user (ADR 0052): merges the body's fields into the member's document. */
 export const updateDocstoreUser: Handler<'member', z.output<typeof docstoreRequest>> = async (context, fields, { identityProvider }) => {
-  const result = await identityProvider.updateDocstoreUser(
-    { resourceId: resourceIdOf(context), userId: context.caller.user.id, fields },
-    requestOf(context),
-  );
+  const result = await identityProvider.updateDocstoreUser({ resourceId: resourceIdOf(context), userId: context.caller.user.id, fields });
   return { body: { status: true, idp_user_id: result.documentId, data: result.fields ?? {} } };
 };

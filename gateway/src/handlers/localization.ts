@@ -37,10 +37,7 @@ export const countriesRequest = rawRequest.transform((raw) => ({ real: realFlag(
 export const listCountries: Handler<'guest' | 'admin', z.output<typeof countriesRequest>> = async (context, input, { accounts }, req) => {
   // The request IP unless an admin context (admin, partner, root) names another one.
   const ip = (isAdminRole(context.caller.role) ? input.ip : '') || resolveRequestIp(req);
-  const result = await accounts.listCountries(
-    { resourceId: context.resource?.id ?? 0, real: input.real, ip },
-    { requestId: context.requestId, idempotent: true },
-  );
+  const result = await accounts.listCountries({ resourceId: context.resource?.id ?? 0, real: input.real, ip }, { idempotent: true });
   return { body: { items: result.items.map(result.grouped ? serializeGroupedCountry : serializeCountry) } };
 };
 
@@ -50,16 +47,13 @@ export const geoInfoRequest = rawRequest.transform((raw) => ({ ip: queryOrJsonTe
 export const getGeoInfo: Handler<'guest', z.output<typeof geoInfoRequest>> = async (context, { ip: asked }, { accounts }, req) => {
   // "0" is falsey where the spec's behaviour comes from, and is no address either.
   const ip = asked && asked !== '0' ? asked : resolveRequestIp(req);
-  const info = await accounts.getGeoInfo({ ip }, { requestId: context.requestId, idempotent: true });
+  const info = await accounts.getGeoInfo({ ip }, { idempotent: true });
   return { body: { data: serializeGeoInfo(info) } };
 };
 
 /** GET /currency: `{items: [{title}]}` in configured order; `items` omitted when none. */
 export const listCurrencies: Handler<'guest'> = async (context, _input, { accounts }) => {
-  const result = await accounts.listCurrencies(
-    { resourceId: context.resource?.id ?? 0 },
-    { requestId: context.requestId, idempotent: true },
-  );
+  const result = await accounts.listCurrencies({ resourceId: context.resource?.id ?? 0 }, { idempotent: true });
   return { body: result.items.length > 0 ? { items: result.items.map(serializeCurrency) } : {} };
 };
 
@@ -74,7 +68,7 @@ const SOURCE_NAMES: Partial<Record<CurrencySource, string>> = {
  * and where the list comes from.
  */
 export const adminListCurrencies: Handler<'admin'> = async (context, _input, { accounts }) => {
-  const result = await accounts.listCurrencies({ resourceId: context.resource.id }, { requestId: context.requestId, idempotent: true });
+  const result = await accounts.listCurrencies({ resourceId: context.resource.id }, { idempotent: true });
   const body: Record<string, unknown> = {};
   if (result.items.length > 0) body['items'] = result.items.map(serializeAdminCurrency);
   body['source'] = SOURCE_NAMES[result.source] ?? null;
@@ -96,7 +90,7 @@ export const languagesRequest = z
 
 /** GET /languages: paginated, every language (inactive and non-default included). */
 export const listLanguages: Handler<'guest', z.output<typeof languagesRequest>> = async (context, page, { accounts }) => {
-  const result = await accounts.listLanguages({ query: toPageQuery(page) }, { requestId: context.requestId, idempotent: true });
+  const result = await accounts.listLanguages({ query: toPageQuery(page) }, { idempotent: true });
   return { body: { items: result.items.map(serializeLanguage), paginator: serializePaginator(result.paginator) } };
 };
 
@@ -104,6 +98,6 @@ export const languageRequest = fromParams({ id: pathId(languageNotFound, { zero:
 
 /** GET /languages/{id}: the language record; 404 language_not_found otherwise. */
 export const getLanguage: Handler<'guest', z.output<typeof languageRequest>> = async (context, { id }, { accounts }) => {
-  const language = await accounts.getLanguage({ id }, { requestId: context.requestId, idempotent: true });
+  const language = await accounts.getLanguage({ id }, { idempotent: true });
   return { body: serializeLanguage(language) };
 };

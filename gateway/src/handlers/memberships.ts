@@ -24,7 +24,7 @@ export const pageAndFilterRequest = z.object({ query: pageAndFilter }).transform
 type Page = z.output<typeof pageRequest>;
 
 const member = (context: MemberScopeContext) => ({ resourceId: context.resource.id, userId: context.caller.user.id });
-const call = (context: MemberScopeContext) => ({ requestId: context.requestId, idempotent: true });
+const READ = { idempotent: true };
 
 /** `{id}` of /user/subscriptions/{id}: the membership ID; anything else is not found. */
 const membershipId = z.object({ id: pathId(subscriptionNotFound) });
@@ -33,7 +33,7 @@ export const membershipRequest = z.object({ params: membershipId }).transform(({
 /** GET /user/plans: distinct plans of the member's memberships, each with one `subscription`. */
 export const listUserPlans: Handler<'member', Page> = async (context, page, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
-  const result = await catalog.listUserPlans({ ...member(context), query: toPageQuery(page), admin }, call(context));
+  const result = await catalog.listUserPlans({ ...member(context), query: toPageQuery(page) }, READ);
   return { body: { items: result.items.map((plan) => serializeUserPlan(plan, admin)), paginator: serializePaginator(result.paginator) } };
 };
 
@@ -44,7 +44,7 @@ export const teamPlansRequest = z
 
 export const listTeamPlans: Handler<'member', z.output<typeof teamPlansRequest>> = async (context, { teamId, page }, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
-  const result = await catalog.listTeamPlans({ ...member(context), teamId, query: toPageQuery(page), admin }, call(context));
+  const result = await catalog.listTeamPlans({ ...member(context), teamId, query: toPageQuery(page) }, READ);
   return {
     body: {
       items: result.items.map((plan) => serializePlan(plan, admin, { usersLimit: true })),
@@ -55,7 +55,7 @@ export const listTeamPlans: Handler<'member', z.output<typeof teamPlansRequest>>
 
 /** GET /user/plans/history: the member's membership changes, paginated like the other lists. */
 export const listMembershipHistory: Handler<'member', Page> = async (context, page, { catalog }) => {
-  const result = await catalog.listMembershipHistory({ ...member(context), query: toPageQuery(page) }, call(context));
+  const result = await catalog.listMembershipHistory({ ...member(context), query: toPageQuery(page) }, READ);
   return { body: { items: result.items.map(serializeMembershipChange), paginator: serializePaginator(result.paginator) } };
 };
 
@@ -76,16 +76,13 @@ export const renewalRequest = z
 
 export const setMembershipRenewal: Handler<'member', z.output<typeof renewalRequest>> = async (context, { id, autorenew }, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
-  const membership = await catalog.setMembershipRenewal(
-    { ...member(context), membershipId: id, autorenew, admin },
-    { requestId: context.requestId },
-  );
+  const membership = await catalog.setMembershipRenewal({ ...member(context), membershipId: id, autorenew });
   return { body: { item: serializeMembership(membership, admin) } };
 };
 
 /** DELETE /user/subscriptions/{id}: detaches the membership (it becomes inactive). */
 export const detachMembership: Handler<'member', z.output<typeof membershipRequest>> = async (context, { id }, { catalog }) => {
-  await catalog.detachMembership({ ...member(context), membershipId: id, admin: false }, { requestId: context.requestId });
+  await catalog.detachMembership({ ...member(context), membershipId: id });
   return { body: { result: true } };
 };
 
@@ -101,9 +98,8 @@ export const listResourceMemberships: Handler<'member', z.output<typeof pageAndF
       userId: context.caller.user.id,
       partnerId: context.resource.partnerId,
       query: toPageQuery({ ...page, filter: {} }),
-      admin,
     },
-    call(context),
+    READ,
   );
   if (result.items.length === 0) return { body: { items: [{ resources: [] }] } };
   return {

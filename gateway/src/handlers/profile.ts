@@ -18,7 +18,7 @@ export const updateProfileRequest = z
   .transform(({ json }) => (json ? JSON.stringify(json) : ''));
 
 export const updateProfile: Handler<'member', string> = async (context, changesJson, { profile }) => {
-  const result = await profile.updateProfile({ ...memberOf(context), changesJson }, { requestId: context.requestId });
+  const result = await profile.updateProfile({ ...memberOf(context), changesJson });
   const body = serializeUser(result.user!);
   if (result.tagsReplaced) body['tags'] = result.tags;
   return { body };
@@ -26,7 +26,7 @@ export const updateProfile: Handler<'member', string> = async (context, changesJ
 
 /** GET /user/tags: `{tags: [slug…]}`, the shape PUT /user returns them in (ADR 0060). */
 export const listTags: Handler<'member'> = async (context, _input, { profile }) => {
-  const { tags } = await profile.listTags(memberOf(context), { requestId: context.requestId, idempotent: true });
+  const { tags } = await profile.listTags(memberOf(context), { idempotent: true });
   return { body: { tags } };
 };
 
@@ -34,7 +34,7 @@ export const listTags: Handler<'member'> = async (context, _input, { profile }) 
 export const setPasswordRequest = fromFields({ password: text });
 
 export const setPassword: Handler<'member', z.output<typeof setPasswordRequest>> = async (context, { password }, { profile }) => {
-  await profile.setPassword({ ...memberOf(context), password }, { requestId: context.requestId });
+  await profile.setPassword({ ...memberOf(context), password });
   return { body: { result: true } };
 };
 
@@ -42,21 +42,18 @@ export const setPassword: Handler<'member', z.output<typeof setPasswordRequest>>
 export const changePasswordRequest = fromFields({ current_password: text, password: text });
 
 export const changePassword: Handler<'member', z.output<typeof changePasswordRequest>> = async (context, fields, { profile }) => {
-  const result = await profile.changePassword(
-    {
-      ...memberOf(context),
-      sessionId: context.caller.sessionId,
-      currentPassword: fields.current_password,
-      password: fields.password,
-    },
-    { requestId: context.requestId },
-  );
+  const result = await profile.changePassword({
+    ...memberOf(context),
+    sessionId: context.caller.sessionId,
+    currentPassword: fields.current_password,
+    password: fields.password,
+  });
   return { body: { result: true, revoked_sessions: result.revokedSessions } };
 };
 
 /** GET /user/has-password: whether this resource's relationship has its own password. */
 export const hasPassword: Handler<'member'> = async (context, _input, { profile }) => {
-  const result = await profile.hasPassword(memberOf(context), { requestId: context.requestId, idempotent: true });
+  const result = await profile.hasPassword(memberOf(context), { idempotent: true });
   return { body: { result: result.hasPassword } };
 };
 
@@ -68,7 +65,7 @@ export const uploadPhoto: Handler<'member'> = async (context, _input, { profile 
   const file = req.uploadedFile;
   if (file?.truncated) throw photoTooLarge();
   if (!file || file.field !== 'photo' || file.content.length === 0) throw photoRequired();
-  const user = await profile.uploadPhoto({ ...memberOf(context), content: file.content }, { requestId: context.requestId });
+  const user = await profile.uploadPhoto({ ...memberOf(context), content: file.content });
   return { body: serializeUser(user) };
 };
 

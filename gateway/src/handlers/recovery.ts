@@ -24,7 +24,7 @@ const ACKNOWLEDGED = { body: { result: true } };
 const codeRequest =
   (call: 'resendConfirmation' | 'requestPasswordReset'): Handler<'guestWithResource', z.output<typeof emailRequest>> =>
   async (context, { email }, { recovery }) => {
-    await recovery[call]({ resourceId: context.resource.id, email, client: clientOf(context) }, { requestId: context.requestId });
+    await recovery[call]({ resourceId: context.resource.id, email, client: clientOf(context) });
     return ACKNOWLEDGED;
   };
 
@@ -38,10 +38,7 @@ export const resetPassword = codeRequest('requestPasswordReset');
 export const confirmEmailRequest = fromFields({ code: text });
 
 export const confirmEmail: Handler<'guestWithResource', z.output<typeof confirmEmailRequest>> = async (context, { code }, { recovery }) => {
-  const confirmed = await recovery.confirmEmail(
-    { resourceId: context.resource.id, code, client: clientOf(context) },
-    { requestId: context.requestId },
-  );
+  const confirmed = await recovery.confirmEmail({ resourceId: context.resource.id, code, client: clientOf(context) });
   return { body: { result: true, email: confirmed.email } };
 };
 
@@ -53,15 +50,12 @@ export const confirmPassword: Handler<'guestWithResource', z.output<typeof confi
   fields,
   { recovery },
 ) => {
-  const result = await recovery.confirmPasswordReset(
-    {
-      resourceId: context.resource.id,
-      code: fields.code,
-      password: fields.password,
-      client: clientOf(context),
-    },
-    { requestId: context.requestId },
-  );
+  const result = await recovery.confirmPasswordReset({
+    resourceId: context.resource.id,
+    code: fields.code,
+    password: fields.password,
+    client: clientOf(context),
+  });
   return { body: serializeSessionResult(result) };
 };
 
@@ -69,16 +63,13 @@ export const confirmPassword: Handler<'guestWithResource', z.output<typeof confi
 export const changeEmailRequest = fromFields({ email: text, password: text });
 
 export const changeEmail: Handler<'member', z.output<typeof changeEmailRequest>> = async (context, fields, { recovery }) => {
-  await recovery.requestEmailChange(
-    {
-      resourceId: context.resource.id,
-      userId: context.caller.user.id,
-      email: fields.email,
-      password: fields.password,
-      client: clientOf(context),
-    },
-    { requestId: context.requestId },
-  );
+  await recovery.requestEmailChange({
+    resourceId: context.resource.id,
+    userId: context.caller.user.id,
+    email: fields.email,
+    password: fields.password,
+    client: clientOf(context),
+  });
   return ACKNOWLEDGED;
 };
 
@@ -90,9 +81,6 @@ export const externalAuth: Handler<'guestWithResource', z.output<typeof external
   { token },
   { recovery },
 ) => {
-  const result = await recovery.signInWithExternalToken(
-    { resourceId: context.resource.id, token, client: clientOf(context) },
-    { requestId: context.requestId },
-  );
+  const result = await recovery.signInWithExternalToken({ resourceId: context.resource.id, token, client: clientOf(context) });
   return { body: serializeSessionResult(result) };
 };

@@ -46,19 +46,16 @@ const isDefaultMode = (responseType: string) => ['', 'code_and_token'].includes(
 export const refresh: Handler<'guest', z.output<typeof refreshRequest>> = async (context, fields, { identity }) => {
   // Document 1 B, the `resource` row: "needed for the default mode" (ADR 0105).
   if (!context.resource && isDefaultMode(fields.response_type)) throw resourceNotExists();
-  const credentials = await identity.refresh(
-    {
-      resourceId: context.resource?.id ?? 0,
-      refreshToken: fields.refresh_token,
-      responseType: fields.response_type,
-      reusableRefresh: fields.reusable_refresh,
-      redirectUri: fields.redirect_uri,
-      withHasResourcePassword: fields.with_has_resource_password,
-      withIdpToken: fields.with_idp_token,
-      withIdpCustomToken: fields.with_idp_custom_token,
-    },
-    { requestId: context.requestId },
-  );
+  const credentials = await identity.refresh({
+    resourceId: context.resource?.id ?? 0,
+    refreshToken: fields.refresh_token,
+    responseType: fields.response_type,
+    reusableRefresh: fields.reusable_refresh,
+    redirectUri: fields.redirect_uri,
+    withHasResourcePassword: fields.with_has_resource_password,
+    withIdpToken: fields.with_idp_token,
+    withIdpCustomToken: fields.with_idp_custom_token,
+  });
   // The provider fields are omitted where no provider is enabled or the member is not linked
   // ("may be omitted on provider failure", document 1, B).
   return { body: serializeCredentials(credentials) };
@@ -68,22 +65,19 @@ export const refresh: Handler<'guest', z.output<typeof refreshRequest>> = async 
 export const exchangeCodeRequest = fromFields({ code: text, redirect_uri: text });
 
 export const exchangeCode: Handler<'guestWithResource', z.output<typeof exchangeCodeRequest>> = async (context, fields, { identity }) => {
-  const credentials = await identity.exchangeCode(
-    { resourceId: context.resource.id, code: fields.code, redirectUri: fields.redirect_uri },
-    { requestId: context.requestId },
-  );
+  const credentials = await identity.exchangeCode({ resourceId: context.resource.id, code: fields.code, redirectUri: fields.redirect_uri });
   return { body: serializeCredentials(credentials) };
 };
 
 /** GET /logout: revokes the session the token belongs to. */
 export const logout: Handler<'memberOptionalResource'> = async (context, _input, { identity }) => {
-  await identity.logout({ sessionId: context.caller.sessionId }, { requestId: context.requestId });
+  await identity.logout({ sessionId: context.caller.sessionId });
   return { body: { result: true } };
 };
 
 /** POST /cleanup-refresh: removes the user's refresh records; sessions stay. */
 export const cleanupRefresh: Handler<'guestOrMember'> = async (context, _input, { identity }) => {
   if (!context.caller.user) throw userNotExist();
-  await identity.cleanupRefresh({ userId: context.caller.user.id }, { requestId: context.requestId });
+  await identity.cleanupRefresh({ userId: context.caller.user.id });
   return { body: { msg: { result: true, msg: 'Refresh tokens removed' } } };
 };

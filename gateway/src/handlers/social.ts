@@ -21,15 +21,12 @@ const serializeIdentities = ({ identities }: SocialIdentities) => ({
 export const socialSignInRequest = fromFields({ provider: text, id_token: text, ...sessionFields });
 
 export const socialSignIn: Handler<'guestWithResource', z.output<typeof socialSignInRequest>> = async (context, fields, { social }) => {
-  const result = await social.socialSignIn(
-    {
-      resourceId: context.resource.id,
-      provider: fields.provider,
-      idToken: fields.id_token,
-      ...sessionRequest(context, fields),
-    },
-    { requestId: context.requestId },
-  );
+  const result = await social.socialSignIn({
+    resourceId: context.resource.id,
+    provider: fields.provider,
+    idToken: fields.id_token,
+    ...sessionRequest(context, fields),
+  });
   return { body: serializeSessionResult(result) };
 };
 
@@ -37,10 +34,11 @@ export const socialSignIn: Handler<'guestWithResource', z.output<typeof socialSi
 export const linkSocialRequest = fromFields({ provider: text, id_token: text });
 
 export const linkSocial: Handler<'member', z.output<typeof linkSocialRequest>> = async (context, fields, { social }) => {
-  const identities = await social.linkSocialIdentity(
-    { userId: context.caller.user.id, provider: fields.provider, idToken: fields.id_token },
-    { requestId: context.requestId },
-  );
+  const identities = await social.linkSocialIdentity({
+    userId: context.caller.user.id,
+    provider: fields.provider,
+    idToken: fields.id_token,
+  });
   return { body: serializeIdentities(identities) };
 };
 
@@ -48,6 +46,6 @@ export const linkSocial: Handler<'member', z.output<typeof linkSocialRequest>> =
 export const unlinkSocialRequest = fromFields({ provider: text });
 
 export const unlinkSocial: Handler<'member', z.output<typeof unlinkSocialRequest>> = async (context, { provider }, { social }) => {
-  const identities = await social.unlinkSocialIdentity({ userId: context.caller.user.id, provider }, { requestId: context.requestId });
+  const identities = await social.unlinkSocialIdentity({ userId: context.caller.user.id, provider });
   return { body: serializeIdentities(identities) };
 };

@@ -1,5 +1,6 @@
+import { runInCall } from '@masthead/core/grpc';
 import type { NextFunction, Request, Response } from 'express';
-import type { ResourceResolver } from '../auth/resource-resolver.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 
 /** The credential headers of document 1 (Authentication), which browsers must be allowed to send. */
 const ALLOWED_HEADERS = 'content-type, resource, token, idp-token, session, source-type, service-api-key';
@@ -11,21 +12,21 @@ const PREFLIGHT_MAX_AGE_SECONDS = '600';
  * for any origin some resource (or the global list) allows; the actual request is then answered
  * only for an origin allowed by the resource it names.
  */
-export function cors(resources: ResourceResolver, globalOrigins: readonly string[]) {
+export function cors(resources: ResourceDirectory, globalOrigins: readonly string[]) {
   const isAllowed = async (req: Request, origin: string): Promise<boolean> => {
     if (globalOrigins.includes(origin)) return true;
     const key = typeof req.headers['resource'] === 'string' ? req.headers['resource'].trim() : '';
     if (key && req.method !== 'OPTIONS') {
-      const resource = await resources.resolve(key, req.requestId);
+      const resource = await resources.resolve(key);
       return !!resource && (resource.origin === origin || resource.allowedOrigins.includes(origin));
     }
-    return (await resources.allowedOrigins(req.requestId)).includes(origin);
+    return (await resources.allowedOrigins()).includes(origin);
   };
 
   return (req: Request, res: Response, next: NextFunction): void => {
     const origin = req.headers.origin;
     if (!origin) return next();
-    isAllowed(req, origin).then(
+    runInCall(req.call, () => isAllowed(req, origin)).then(
       (allowed) => {
         res.vary('Origin');
         if (allowed) {

@@ -1,4 +1,5 @@
 import { notImplemented } from '@masthead/core/errors';
+import { runInCall } from '@masthead/core/grpc';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { SharedChecks } from '../auth/shared-checks.js';
 import type { ServiceClients } from '../clients.js';
@@ -49,14 +50,15 @@ export function buildApiRouter(
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     const body = route.multipart ? readBodyButUpload : readBody;
     router[method](toExpressPath(route.path), body, (req: Request, res: Response, next: NextFunction) => {
-      checks
-        .run(req, policy, `${route.method} ${route.path}`)
+      // Checks and handler call the services inside the request's call (ADR 0100).
+      runInCall(req.call, () => checks.run(req, policy, `${route.method} ${route.path}`))
         .then(async (context) => {
-          if (!route.handler) throw notImplemented(`${route.method} ${route.path}`);
+          const handler = route.handler;
+          if (!handler) throw notImplemented(`${route.method} ${route.path}`);
           if (route.multipart && isMultipart(req)) req.uploadedFile = await readMultipartFile(req, res, limits.uploadFileBytes);
           const writer = route.method !== 'GET' ? context.caller.user?.id : undefined;
           try {
-            const result = await route.handler(context, req, clients);
+            const result = await runInCall(req.call, () => handler(context, req, clients));
             res.status(result.status ?? 200).json(result.body);
           } finally {
             if (writer !== undefined) hooks.memberMayHaveWritten?.(writer);

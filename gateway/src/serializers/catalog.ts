@@ -1,12 +1,19 @@
 import type { Membership, MembershipChange, Plan, Pricing, ResourceMemberships, UserPlan } from '@masthead/proto/catalog';
-import type { Paginator } from '@masthead/proto/common';
+import { FIRST_PAGE, toPaginator, type Paginator } from '@masthead/core/pagination';
 
 export interface PricingShape {
-  /** Team plan lists: `users_limit` always present, null where the pricing sets no limit. */
+  /**
+   * Team plan lists (document 1: `users_limit` on team lists): present, null where the Pricing
+   * sets no limit. Every other read leaves it out, although catalog always sends it.
+   */
   usersLimit?: boolean;
 }
 
-/** Pricing as document 1 spells it; admin-only fields appear only in admin context. */
+/**
+ * Pricing as document 1 spells it. Catalog sends every field; this is the one place that
+ * decides which a caller sees (ADR 0095): admin-only fields in admin context, `users_limit` on
+ * team lists.
+ */
 export function serializePricing(pricing: Pricing, admin: boolean, shape: PricingShape = {}): Record<string, unknown> {
   const json: Record<string, unknown> = {
     id: pricing.id,
@@ -26,7 +33,6 @@ export function serializePricing(pricing: Pricing, admin: boolean, shape: Pricin
     plan: pricing.plan ? { id: pricing.plan.id, title: pricing.plan.title, full_access: pricing.plan.fullAccess } : null,
   };
   if (shape.usersLimit) json['users_limit'] = pricing.usersLimit ?? null;
-  else if (pricing.usersLimit !== undefined) json['users_limit'] = pricing.usersLimit;
   if (admin) {
     json['created_at'] = pricing.createdAt ?? null;
     json['updated_at'] = pricing.updatedAt ?? null;
@@ -105,12 +111,16 @@ export function serializeMembershipChange(change: MembershipChange): Record<stri
   };
 }
 
-export function serializePaginator(paginator: Paginator | undefined): Record<string, number> {
+/**
+ * The one conversion of a paginator: the common message, spelled as document 1 writes it. A
+ * service always sends one; absent reads as an empty first page.
+ */
+export function serializePaginator(paginator: Paginator = toPaginator(FIRST_PAGE, 0)): Record<string, number> {
   return {
-    current_page: paginator?.currentPage ?? 1,
-    page: paginator?.page ?? 1,
-    total_pages: paginator?.totalPages ?? 0,
-    total_items: paginator?.totalItems ?? 0,
-    limit: paginator?.limit ?? 10,
+    current_page: paginator.currentPage,
+    page: paginator.page,
+    total_pages: paginator.totalPages,
+    total_items: paginator.totalItems,
+    limit: paginator.limit,
   };
 }

@@ -94,7 +94,7 @@ describe('buildListQuery', () => {
 
 describe('toPaginator', () => {
   it('reports pages for the total', () => {
-    expect(toPaginator({ page: 2, limit: 10 }, 21)).toEqual({ current_page: 2, page: 2, total_pages: 3, total_items: 21, limit: 10 });
-    expect(toPaginator({ page: 1, limit: 10 }, 0).total_pages).toBe(0);
+    expect(toPaginator({ page: 2, limit: 10 }, 21)).toEqual({ currentPage: 2, page: 2, totalPages: 3, totalItems: 21, limit: 10 });
+    expect(toPaginator({ page: 1, limit: 10 }, 0).totalPages).toBe(0);
   });
 });

@@ -8,7 +8,7 @@ import { loadBillingConfig } from '../src/config.js';
 
 /**
  * The real `stripe` SDK, configured the way billing configures it, against the run's card-provider
- * fakes (libs/testkit global setup). These pin what billing may rely on, quirks included
+ * fakes (tests/stack global setup). These pin what billing may rely on, quirks included
  * (docs/adr/0110): when a fake changes, this file says what moved.
  */
 const clientFor = (apiBase: string): Stripe => {

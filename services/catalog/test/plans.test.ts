@@ -22,7 +22,7 @@ const query = (overrides: { page?: number; limit?: number; filter?: object; orde
 
 /** Titles of one page of the public list. */
 async function listTitles(resourceId: number, q: Parameters<typeof query>[0] = {}): Promise<string[]> {
-  const page = await harness.client.listPlans({ resourceId, query: query(q), admin: false });
+  const page = await harness.client.listPlans({ resourceId, query: query(q) });
   return page.items.map((plan) => plan.title);
 }
 
@@ -42,7 +42,7 @@ describe('ListPlans', () => {
     await pricingFixture(client, basic.id, 'Old', { active: false });
     const goldMonthly = await pricingFixture(client, gold.id, 'Gold monthly', { price: 1999, currency: 'EUR' });
 
-    const page = await client.listPlans({ resourceId, query: query(), admin: false });
+    const page = await client.listPlans({ resourceId, query: query() });
 
     expect(page.items.map((plan) => plan.title)).toEqual(['Gold', 'Basic']);
     expect(page.paginator).toEqual({ currentPage: 1, page: 1, totalPages: 1, totalItems: 2, limit: 10 });
@@ -61,31 +61,31 @@ describe('ListPlans', () => {
       active: true,
       private: false,
       plan: { id: basic.id, title: 'Basic', fullAccess: false },
-    });
-    // No admin context: no timestamps, no country_vat.
-    expect(basicItem?.createdAt).toBeUndefined();
-    expect(basicItem?.updatedAt).toBeUndefined();
-  });
-
-  it('adds timestamps and country_vat in admin context only', async () => {
-    const resourceId = newResourceId();
-    const plan = await planFixture(harness.client, resourceId, 'vat');
-    await pricingFixture(harness.client, plan.id, 'Monthly', { countryVat: 'DE' });
-
-    const publicView = await harness.client.listPlans({ resourceId, query: query(), admin: false });
-    const adminView = await harness.client.listPlans({ resourceId, query: query(), admin: true });
-
-    const publicPricing = publicView.items[0]?.subscriptions[0];
-    expect(publicPricing?.countryVat).toBeUndefined();
-    expect(publicPricing?.createdAt).toBeUndefined();
-    const adminPlan = adminView.items[0];
-    expect(adminPlan?.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-    expect(adminPlan?.updatedAt).toMatch(/Z$/);
-    expect(adminPlan?.subscriptions[0]).toMatchObject({
-      countryVat: 'DE',
+      // Every stored field travels; the gateway decides who sees the timestamps (ADR 0095).
       createdAt: expect.stringMatching(/Z$/),
       updatedAt: expect.stringMatching(/Z$/),
     });
+  });
+
+  it('sends timestamps, country_vat and users_limit where stored, to every caller', async () => {
+    const resourceId = newResourceId();
+    const plan = await planFixture(harness.client, resourceId, 'vat');
+    await pricingFixture(harness.client, plan.id, 'Monthly', { countryVat: 'DE', usersLimit: 5 });
+    await pricingFixture(harness.client, plan.id, 'Yearly');
+
+    const [listed] = (await harness.client.listPlans({ resourceId, query: query() })).items;
+
+    expect(listed?.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(listed?.updatedAt).toMatch(/Z$/);
+    expect(listed?.subscriptions[0]).toMatchObject({
+      countryVat: 'DE',
+      usersLimit: 5,
+      createdAt: expect.stringMatching(/Z$/),
+      updatedAt: expect.stringMatching(/Z$/),
+    });
+    // Absent where the Pricing stores none (proto3 optional: presence).
+    expect(listed?.subscriptions[1]?.countryVat).toBeUndefined();
+    expect(listed?.subscriptions[1]?.usersLimit).toBeUndefined();
   });
 
   it('filters text fields by case-insensitive substring and numbers by scalar or array', async () => {
@@ -137,7 +137,6 @@ describe('ListPlans', () => {
       harness.client.listPlans({
         resourceId,
         query: query({ page: n, limit: 2, orderBy: 'slug', sort: SortDirection.SORT_DIRECTION_ASC }),
-        admin: false,
       });
 
     const second = await page(2);
@@ -148,24 +147,22 @@ describe('ListPlans', () => {
     expect(beyond.items).toEqual([]);
     expect(beyond.paginator).toEqual({ currentPage: 4, page: 4, totalPages: 3, totalItems: 5, limit: 2 });
 
-    const empty = await harness.client.listPlans({ resourceId: newResourceId(), query: query(), admin: false });
+    const empty = await harness.client.listPlans({ resourceId: newResourceId(), query: query() });
     expect(empty).toEqual({ items: [], paginator: { currentPage: 1, page: 1, totalPages: 0, totalItems: 0, limit: 10 } });
   });
 
   it('refuses a filter or order on a field the list does not offer', async () => {
     const resourceId = newResourceId();
-    await expect(harness.client.listPlans({ resourceId, query: query({ filter: { active: false } }), admin: false })).rejects.toMatchObject(
-      {
-        status: 409,
-        code: 'validation_failed',
-        fields: { 'filter.active': expect.any(String) },
-      },
-    );
-    await expect(harness.client.listPlans({ resourceId, query: query({ orderBy: 'private' }), admin: false })).rejects.toMatchObject({
+    await expect(harness.client.listPlans({ resourceId, query: query({ filter: { active: false } }) })).rejects.toMatchObject({
+      status: 409,
+      code: 'validation_failed',
+      fields: { 'filter.active': expect.any(String) },
+    });
+    await expect(harness.client.listPlans({ resourceId, query: query({ orderBy: 'private' }) })).rejects.toMatchObject({
       status: 409,
       fields: { order: expect.any(String) },
     });
-    await expect(harness.client.listPlans({ resourceId, query: query({ filter: { id: 'abc' } }), admin: false })).rejects.toMatchObject({
+    await expect(harness.client.listPlans({ resourceId, query: query({ filter: { id: 'abc' } }) })).rejects.toMatchObject({
       status: 409,
       fields: { 'filter.id': expect.any(String) },
     });
@@ -186,15 +183,14 @@ describe('GetPlan', () => {
     // Hidden from the list ...
     expect(await listTitles(resourceId)).toEqual(['other']);
     // ... but reachable by ID.
-    const detail = await client.getPlan({ resourceId, planId: plan.id, admin: false });
+    const detail = await client.getPlan({ resourceId, planId: plan.id });
     expect(detail).toMatchObject({ id: plan.id, title: 'VIP', slug: 'vip', active: true, private: true, fullAccess: true });
     expect(detail.subscriptions.map((pricing) => [pricing.id, pricing.private])).toEqual([
       [open.id, false],
       [secret.id, true],
     ]);
     expect(detail.subscriptions[1]?.plan).toEqual({ id: plan.id, title: 'VIP', fullAccess: true });
-    expect(detail.createdAt).toBeUndefined();
-    expect((await client.getPlan({ resourceId, planId: plan.id, admin: true })).createdAt).toMatch(/Z$/);
+    expect(detail.createdAt).toMatch(/Z$/);
   });
 
   it('answers 404 plan_not_found for an inactive, foreign or missing plan', async () => {
@@ -203,9 +199,9 @@ describe('GetPlan', () => {
     const active = await planFixture(harness.client, resourceId, 'active');
     const notFound = { status: 404, code: 'plan_not_found', description: 'Plan not found' };
 
-    await expect(harness.client.getPlan({ resourceId, planId: inactive.id, admin: false })).rejects.toMatchObject(notFound);
-    await expect(harness.client.getPlan({ resourceId: newResourceId(), planId: active.id, admin: true })).rejects.toMatchObject(notFound);
-    await expect(harness.client.getPlan({ resourceId, planId: 999_999, admin: false })).rejects.toMatchObject(notFound);
+    await expect(harness.client.getPlan({ resourceId, planId: inactive.id })).rejects.toMatchObject(notFound);
+    await expect(harness.client.getPlan({ resourceId: newResourceId(), planId: active.id })).rejects.toMatchObject(notFound);
+    await expect(harness.client.getPlan({ resourceId, planId: 999_999 })).rejects.toMatchObject(notFound);
   });
 });
 
@@ -293,12 +289,11 @@ describe('UpsertPricing', () => {
       period: '14 days',
       externalSourceIds: 'a,b,c',
       countryVat: 'GB',
+      usersLimit: 5,
     });
-    // users_limit is for team lists only; the stored value is checked through the database.
-    expect(created.usersLimit).toBeUndefined();
 
     const updated = await pricingFixture(harness.client, plan.id, 'Team', { price: 250, period: '2 weeks' });
-    expect(updated).toMatchObject({ id: created.id, price: 250, period: '2 weeks', currency: 'USD', countryVat: 'GB' });
+    expect(updated).toMatchObject({ id: created.id, price: 250, period: '2 weeks', currency: 'USD', countryVat: 'GB', usersLimit: 5 });
     const row = await harness.db.collection('pricings').findOne({ _id: created.id as never });
     expect(row).toMatchObject({ users_limit: 5, country_vat: 'GB', resource_id: resourceId, price: 250 });
 
@@ -332,13 +327,13 @@ describe('cached public reads', () => {
     const { client } = harness;
     const plan = await planFixture(client, resourceId, 'basic', { title: 'Basic' });
     expect(await listTitles(resourceId)).toEqual(['Basic']);
-    expect((await client.getPlan({ resourceId, planId: plan.id, admin: false })).subscriptions).toEqual([]);
+    expect((await client.getPlan({ resourceId, planId: plan.id })).subscriptions).toEqual([]);
 
     await planFixture(client, resourceId, 'basic', { title: 'Basic renamed' });
     const pricing = await pricingFixture(client, plan.id, 'Monthly', { price: 499 });
 
     expect(await listTitles(resourceId)).toEqual(['Basic renamed']);
-    const detail = await client.getPlan({ resourceId, planId: plan.id, admin: false });
+    const detail = await client.getPlan({ resourceId, planId: plan.id });
     expect(detail.title).toBe('Basic renamed');
     expect(detail.subscriptions.map((item) => item.id)).toEqual([pricing.id]);
   });

@@ -29,7 +29,7 @@ import { PasswordHasher } from './passwords/password-hasher.js';
 import { TagRepository } from './profile/tag.repository.js';
 import { createRecovery } from './recovery/recovery.module.js';
 import { RelationshipRepository } from './relationships/relationship.repository.js';
-import { ResourceDirectory } from './resources/resource-directory.js';
+import { ResourceDirectory } from '@masthead/core/resources';
 import { AccessAnnouncer } from './sessions/access-announcer.js';
 import { Authenticator } from './sessions/authenticator.js';
 import { AddressLimiter } from './throttling/address-limiter.js';
@@ -65,7 +65,8 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const community = createServiceClient(CommunityServiceService, config.COMMUNITY_ADDR, clientOptions);
 
   const users = new UserRepository(runtime.db);
-  const relationships = new RelationshipRepository(runtime.db);
+  const memberSessions = new MemberSessions(runtime.db);
+  const relationships = new RelationshipRepository({ db: runtime.db, memberSessions });
   const sessionRepository = new SessionRepository(runtime.db);
   const extraData = new ExtraDataRepository(runtime.db);
   const socialLinks = new SocialLinkRepository(runtime.db);
@@ -90,7 +91,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     },
     access,
   );
-  const resources = new ResourceDirectory(accounts, config.RESOURCE_CACHE_TTL_MS);
+  const resources = new ResourceDirectory({ accounts, ttlMs: config.RESOURCE_CACHE_TTL_MS });
   resources.listen(runtime.nats, runtime.logger);
   const profiles = new ProfileService({ users, relationships, catalog, community });
   const starter = new SessionStarter({
@@ -106,7 +107,6 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     10 * 60_000,
   );
   sweep.unref();
-  const memberSessions = new MemberSessions(runtime.db);
   const accessChanges = new AccessChanges(new RelationshipTransitions(runtime.db), memberSessions, runtime.events, access);
   const lockPolicy = new LockPolicy({ sessions: memberSessions, changes: accessChanges, events: runtime.events, announcer: access });
   const signIn = new SignInService({

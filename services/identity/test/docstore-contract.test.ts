@@ -7,7 +7,7 @@ import { FirebaseApps } from '../src/idp/firebase-apps.js';
 import { FirestoreDocstore } from '../src/idp/firestore-docstore.js';
 import { LocalDocstore } from '../src/idp/local-docstore.js';
 
-// Provided by the root vitest globalSetup (libs/testkit/src/global-setup.ts).
+// Provided by the root vitest globalSetup (tests/stack/src/global-setup.ts).
 declare module 'vitest' {
   export interface ProvidedContext {
     mongoUrl: string;

@@ -3,7 +3,7 @@ import { expect, inject } from 'vitest';
 import { anyRequestId } from './support.js';
 
 /**
- * The run's Firebase Auth emulator (libs/testkit global setup), driven through its REST API the
+ * The run's Firebase Auth emulator (tests/stack global setup), driven through its REST API the
  * way a publisher's web app and the provider console would.
  */
 export function idpEmulator() {

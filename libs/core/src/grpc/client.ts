@@ -7,12 +7,20 @@ import {
   type ServiceError as GrpcServiceError,
 } from '@grpc/grpc-js';
 import { fromGrpcError } from '../errors/index.js';
+import { currentCall, earliest } from './call-scope.js';
 import { REQUEST_ID_KEY, type CallContext } from './context.js';
 
-/** Per-call options: the caller's request ID and deadline travel on. */
+/**
+ * Per-call options. Request ID and deadline come from the ambient call (`runInCall`) by default;
+ * pass them only to override it, e.g. outside any call.
+ */
 export interface CallOptions {
+  /** Defaults to the ambient call's request ID. */
   requestId?: string;
-  /** Absolute deadline; defaults to now + the client's default deadline. */
+  /**
+   * Absolute deadline; defaults to now + the client's default deadline. Either way it is cut to
+   * the ambient call's deadline: a hop never outlives its caller.
+   */
   deadline?: Date;
   /** Retry UNAVAILABLE with jittered backoff. Only for calls that are safe to repeat. */
   idempotent?: boolean;
@@ -46,7 +54,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Builds a typed client over one shared channel. Every call carries a deadline and the request
- * ID; errors come back as the ServiceError the peer raised.
+ * ID, both inherited from the ambient call unless given; errors come back as the ServiceError the
+ * peer raised.
  */
 export function createServiceClient<Def extends UnaryServiceDefinition>(
   definition: Def,
@@ -72,9 +81,12 @@ export function createServiceClient<Def extends UnaryServiceDefinition>(
     });
 
   const invoke = async (method: UnaryMethodShape<unknown, unknown>, request: unknown, callOptions: CallOptions = {}) => {
+    const ambient = currentCall();
     const metadata = new Metadata();
-    if (callOptions.requestId) metadata.set(REQUEST_ID_KEY, callOptions.requestId);
-    const deadline = callOptions.deadline ?? new Date(Date.now() + options.defaultDeadlineMs);
+    const requestId = callOptions.requestId ?? ambient?.requestId;
+    if (requestId) metadata.set(REQUEST_ID_KEY, requestId);
+    const own = callOptions.deadline ?? new Date(Date.now() + options.defaultDeadlineMs);
+    const deadline = earliest(own, ambient?.deadline) ?? own;
     const attempts = callOptions.idempotent ? RETRY_ATTEMPTS : 1;
     for (let attempt = 1; ; attempt++) {
       try {

@@ -9,6 +9,7 @@ import {
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { ServiceError, toGrpcError } from '../errors/index.js';
+import { runInCall } from './call-scope.js';
 import { readRequestId, type CallContext } from './context.js';
 
 type AnyDefinition = ServiceDefinition<UntypedServiceImplementation>;
@@ -49,13 +50,19 @@ export interface RunningGrpcServer {
 /**
  * Adapts one async handler to grpc-js: exactly one callback per call, ServiceErrors carried as
  * status plus metadata, anything else logged with the request ID and sent as an opaque INTERNAL.
+ * The handler runs inside the call's scope, so its own outgoing calls inherit the request ID and
+ * what is left of the caller's deadline.
  */
 function adaptUnary(method: string, handler: (request: unknown, context: CallContext) => Promise<unknown>, logger: Logger) {
   return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>): void => {
     const requestId = readRequestId(call.metadata);
     const deadline = call.getDeadline();
-    const context: CallContext = { requestId, deadline: deadline instanceof Date ? deadline : undefined };
-    handler(call.request, context).then(
+    // grpc-js reports "no deadline" as Infinity; a finite number is epoch milliseconds.
+    const context: CallContext = {
+      requestId,
+      deadline: deadline instanceof Date ? deadline : Number.isFinite(deadline) ? new Date(deadline) : undefined,
+    };
+    runInCall(context, () => handler(call.request, context)).then(
       (response) => callback(null, response),
       (error: unknown) => {
         if (!(error instanceof ServiceError) || error.status >= 500) {

@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { currentCall } from '../grpc/call-scope.js';
 
 export type { Logger };
 
@@ -30,8 +31,14 @@ export interface LoggerOptions {
   destination?: DestinationStream;
 }
 
-/** Structured JSON logger; child loggers carry `req_guid` for the request being served. */
+/** Every record written while a call is served names its request; an explicit `req_guid` wins. */
+function requestIdOfAmbientCall(): { req_guid?: string } {
+  const call = currentCall();
+  return call ? { req_guid: call.requestId } : {};
+}
+
+/** Structured JSON logger; records written inside a call carry that call's `req_guid`. */
 export function createLogger({ name, level, destination }: LoggerOptions): Logger {
-  const options = { name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  const options = { name, level, mixin: requestIdOfAmbientCall, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
   return destination ? pino(options, destination) : pino(options);
 }

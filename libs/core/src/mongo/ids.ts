@@ -6,8 +6,12 @@ const MAX_ATTEMPTS = 50;
 
 type Counters = Collection<{ _id: string; seq: number }>;
 
-/** A MongoDB duplicate-key error (E11000): a unique index refused the write. */
-/** MongoDB reports E11000; FerretDB's SQLite backend reports an update's violation as code 1. */
+/**
+ * A unique index refused the write. MongoDB reports E11000; FerretDB's SQLite backend reports an
+ * update's violation as code 1 with "UNIQUE constraint failed". FerretDB 1.24 names neither the
+ * index nor the key, so a caller that must know which key clashed re-reads by that key instead
+ * of parsing the error. The one definition for every service.
+ */
 export const isDuplicateKey = (error: unknown): boolean =>
   (error as { code?: number })?.code === 11000 || /E11000|UNIQUE constraint failed/.test((error as Error)?.message ?? '');
 

@@ -14,6 +14,8 @@ export interface PageRequest {
 }
 
 export const DEFAULT_LIMIT = 10;
+/** The page a list request without `page` and `limit` asks for (document 1, Conventions). */
+export const FIRST_PAGE: Readonly<Pick<PageRequest, 'page' | 'limit'>> = Object.freeze({ page: 1, limit: DEFAULT_LIMIT });
 /**
  * The spec states no maximum. An unbounded page lets one request read a whole collection, so
  * larger values are clamped here (ADR 0006); the paginator reports the limit actually used.
@@ -81,8 +83,8 @@ function parseOrderBy(query: Record<string, unknown>): string {
 /** Parses a list request's query; a 409 field-validation error names every bad parameter. */
 export function parsePageRequest(query: Record<string, unknown>): PageRequest {
   const problems: Record<string, string> = {};
-  const page = parsePositiveInt(query['page'], 'page', 1, problems);
-  const limit = Math.min(parsePositiveInt(query['limit'], 'limit', DEFAULT_LIMIT, problems), MAX_LIMIT);
+  const page = parsePositiveInt(query['page'], 'page', FIRST_PAGE.page, problems);
+  const limit = Math.min(parsePositiveInt(query['limit'], 'limit', FIRST_PAGE.limit, problems), MAX_LIMIT);
   const filter = parseFilter(query['filter'], problems);
   const sort = parseSort(query['sort'], problems);
   if (Object.keys(problems).length > 0) throw fieldError(problems);

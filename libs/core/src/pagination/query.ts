@@ -1,4 +1,5 @@
 import { fieldError } from '../errors/index.js';
+import type { Paginator as WirePaginator } from '@masthead/proto/common';
 import type { FilterValue, PageRequest } from './parse.js';
 
 export type FieldType = 'text' | 'number' | 'boolean';
@@ -24,13 +25,11 @@ export interface MongoListQuery {
   limit: number;
 }
 
-export interface Paginator {
-  current_page: number;
-  page: number;
-  total_pages: number;
-  total_items: number;
-  limit: number;
-}
+/**
+ * The page numbers of a list answer, as the common Paginator message carries them: services
+ * build it once here, and the gateway serializer alone spells it in the spec's snake_case.
+ */
+export type Paginator = WirePaginator;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -107,10 +106,10 @@ export function buildListQuery(request: PageRequest, spec: ListSpec, scope: Reco
 
 export function toPaginator(request: Pick<PageRequest, 'page' | 'limit'>, totalItems: number): Paginator {
   return {
-    current_page: request.page,
+    currentPage: request.page,
     page: request.page,
-    total_pages: Math.ceil(totalItems / request.limit),
-    total_items: totalItems,
+    totalPages: Math.ceil(totalItems / request.limit),
+    totalItems,
     limit: request.limit,
   };
 }

@@ -1,8 +1,7 @@
-import type { PageQuery, Paginator as WirePaginator } from '@masthead/proto/common';
+import type { PageQuery } from '@masthead/proto/common';
 import { SortDirection as WireSort } from '@masthead/proto/common';
 import { invalidFilter } from '../errors/index.js';
-import type { PageRequest } from './parse.js';
-import type { Paginator } from './query.js';
+import { FIRST_PAGE, type PageRequest } from './parse.js';
 
 /** Gateway → service: the parsed request travels as the common PageQuery message. */
 export function toPageQuery(request: PageRequest): PageQuery {
@@ -17,7 +16,7 @@ export function toPageQuery(request: PageRequest): PageQuery {
 
 /** Service side: back to a PageRequest; a malformed message is the caller's bug, a 400. */
 export function fromPageQuery(query: PageQuery | undefined): PageRequest {
-  if (!query) return { page: 1, limit: 10, filter: {}, orderBy: '', sort: 'DESC' };
+  if (!query) return { ...FIRST_PAGE, filter: {}, orderBy: '', sort: 'DESC' };
   let filter: PageRequest['filter'] = {};
   try {
     filter = query.filterJson ? (JSON.parse(query.filterJson) as PageRequest['filter']) : {};
@@ -25,19 +24,10 @@ export function fromPageQuery(query: PageQuery | undefined): PageRequest {
     throw invalidFilter();
   }
   return {
-    page: Math.max(1, query.page || 1),
-    limit: Math.max(1, query.limit || 10),
+    page: Math.max(1, query.page || FIRST_PAGE.page),
+    limit: Math.max(1, query.limit || FIRST_PAGE.limit),
     filter,
     orderBy: query.orderBy,
     sort: query.sort === WireSort.SORT_DIRECTION_ASC ? 'ASC' : 'DESC',
   };
 }
-
-/** Service → gateway: toPaginator's numbers in the common message. */
-export const toWirePaginator = (paginator: Paginator): WirePaginator => ({
-  currentPage: paginator.current_page,
-  page: paginator.page,
-  totalPages: paginator.total_pages,
-  totalItems: paginator.total_items,
-  limit: paginator.limit,
-});

@@ -108,8 +108,8 @@ export function accountsHandlers({
         }),
       ),
 
-    resolveServiceKey: async ({ key }, { requestId }) => {
-      const { state, account, user } = await serviceAccounts.resolve(key, requestId);
+    resolveServiceKey: async ({ key }) => {
+      const { state, account, user } = await serviceAccounts.resolve(key);
       return {
         state: KEY_STATES[state],
         account: account ? toServiceAccount(account) : undefined,
@@ -128,7 +128,7 @@ export function accountsHandlers({
       );
       return {};
     },
-    createServiceAccount: async (request, { requestId }) => {
+    createServiceAccount: async (request) => {
       const { account, key } = await serviceAccounts.create(
         parseCreateServiceAccount({
           resourceId: request.resourceId,
@@ -137,7 +137,6 @@ export function accountsHandlers({
           grants: request.grants,
           userId: request.userId,
         }),
-        requestId,
       );
       return { account: toServiceAccount(account), key };
     },

@@ -1,5 +1,5 @@
 import type { AsyncImplementation } from '@masthead/core/grpc';
-import { fromPageQuery, toWirePaginator } from '@masthead/core/pagination';
+import { fromPageQuery } from '@masthead/core/pagination';
 import { CurrencySource, type AccountsServiceService, type Language } from '@masthead/proto/accounts';
 import type { CountryService } from '../countries/country.service.js';
 import type { CurrencyService } from '../currencies/currency.service.js';
@@ -69,7 +69,7 @@ export function localizationHandlers({
     },
     listLanguages: async ({ query }) => {
       const page = await languages.list(fromPageQuery(query));
-      return { items: page.items.map(toLanguage), paginator: toWirePaginator(page.paginator) };
+      return { items: page.items.map(toLanguage), paginator: page.paginator };
     },
     getLanguage: async ({ id }) => toLanguage(await languages.get(id)),
   };

@@ -40,17 +40,17 @@ export class ServiceAccountService {
    * Creates an account with a fresh key and returns the key, the only time it exists outside
    * the caller. The user is created in identity unless an existing service-account user is named.
    */
-  async create(command: CreateServiceAccountCommand, requestId: string): Promise<{ account: ServiceAccountRecord; key: string }> {
+  async create(command: CreateServiceAccountCommand): Promise<{ account: ServiceAccountRecord; key: string }> {
     const resource = await this.deps.resources.get(command.resourceId);
     let userId: number;
     if (command.userId !== undefined) {
-      const user = await this.deps.users.get(command.userId, resource._id, requestId);
+      const user = await this.deps.users.get(command.userId, resource._id);
       if (!user || user.role !== 'service_account') {
         throw notAServiceAccountUser();
       }
       userId = command.userId;
     } else {
-      userId = (await this.deps.users.create(resource._id, command.title, requestId)).id;
+      userId = (await this.deps.users.create(resource._id, command.title)).id;
     }
     const key = newServiceKey();
     const account = await this.deps.accounts.insert({
@@ -91,12 +91,12 @@ export class ServiceAccountService {
    * The state of a key for the gateway. Unknown, malformed, revoked and suspended keys cost no
    * identity call; an active account's user is read from identity in the same call.
    */
-  async resolve(key: string, requestId: string): Promise<ServiceKeyResolution> {
+  async resolve(key: string): Promise<ServiceKeyResolution> {
     const account = isWellFormedServiceKey(key) ? await this.deps.accounts.findByKeyHash(hashServiceKey(key)) : null;
     if (!account) return { state: 'unknown', account: null, user: null };
     if (account.revoked_at) return { state: 'revoked', account, user: null };
     if (account.status !== 'active') return { state: 'suspended', account, user: null };
-    return { state: 'active', account, user: await this.deps.users.get(account.user_id, account.resource_id, requestId) };
+    return { state: 'active', account, user: await this.deps.users.get(account.user_id, account.resource_id) };
   }
 
   /** Adds the gateway's batched usage; entries that are not positive counts are ignored. */

@@ -1,6 +1,6 @@
 import { parseOrThrow } from '@masthead/core/errors';
 import type { AsyncImplementation } from '@masthead/core/grpc';
-import { fromPageQuery, toWirePaginator } from '@masthead/core/pagination';
+import { fromPageQuery } from '@masthead/core/pagination';
 import type { CatalogServiceService } from '@masthead/proto/catalog';
 import type { ResourceMembershipsReader } from '../member-views/resource-memberships.reader.js';
 import type { TeamPlansReader } from '../member-views/team-plans.reader.js';
@@ -27,63 +27,62 @@ interface Deps {
 export function catalogHandlers(deps: Deps): AsyncImplementation<typeof CatalogServiceService> {
   const { plans, pricings, memberships, userPlans, teamPlans, resourceMemberships, externalSources } = deps;
   return {
-    listPlans: async ({ resourceId, query, admin }) => {
+    listPlans: async ({ resourceId, query }) => {
       const page = await plans.listPublic(resourceId, fromPageQuery(query));
-      return { items: page.items.map((view) => toPlan(view, admin)), paginator: toWirePaginator(page.paginator) };
+      return { items: page.items.map(toPlan), paginator: page.paginator };
     },
-    getPlan: async ({ resourceId, planId, admin }) => toPlan(await plans.getActive(resourceId, planId), admin),
-    listMemberships: async ({ resourceId, userId, includeHistory, admin }) => {
+    getPlan: async ({ resourceId, planId }) => toPlan(await plans.getActive(resourceId, planId)),
+    listMemberships: async ({ resourceId, userId, includeHistory }) => {
       const list = await memberships.list(resourceId, userId, includeHistory);
-      return { items: list.items.map((view) => toMembership(view, admin)), history: list.history.map(toMembershipChange) };
+      return { items: list.items.map(toMembership), history: list.history.map(toMembershipChange) };
     },
     attachDefaultMembership: async (request) => ({
       attached: await memberships.attachDefault(parseOrThrow(attachDefaultCommand, request)),
     }),
 
-    listUserPlans: async ({ resourceId, userId, query, admin }) => {
+    listUserPlans: async ({ resourceId, userId, query }) => {
       const page = await userPlans.list(resourceId, userId, fromPageQuery(query));
-      return { items: page.items.map((view) => toUserPlan(view, admin)), paginator: toWirePaginator(page.paginator) };
+      return { items: page.items.map(toUserPlan), paginator: page.paginator };
     },
-    listTeamPlans: async ({ resourceId, userId, teamId, query, admin }, call) => {
+    listTeamPlans: async ({ resourceId, userId, teamId, query }, call) => {
       const page = await teamPlans.list(resourceId, userId, teamId, fromPageQuery(query), call);
-      return { items: page.items.map((view) => toPlan(view, admin, { usersLimit: true })), paginator: toWirePaginator(page.paginator) };
+      return { items: page.items.map(toPlan), paginator: page.paginator };
     },
-    listEmbeddedPlans: async ({ resourceId, admin }) => ({
-      items: (await plans.listEmbedded(resourceId)).map((view) => toPlan(view, admin)),
+    listEmbeddedPlans: async ({ resourceId }) => ({
+      items: (await plans.listEmbedded(resourceId)).map(toPlan),
     }),
-    listPricings: async ({ resourceId, query, admin }) => {
+    listPricings: async ({ resourceId, query }) => {
       const page = await pricings.listPublic(resourceId, fromPageQuery(query));
       return {
-        items: page.items.map(({ pricing, plan }) => toPricing(pricing, plan, admin)),
-        paginator: toWirePaginator(page.paginator),
+        items: page.items.map(({ pricing, plan }) => toPricing(pricing, plan)),
+        paginator: page.paginator,
       };
     },
-    getPricing: async ({ resourceId, pricingId, admin }) => {
+    getPricing: async ({ resourceId, pricingId }) => {
       const { pricing, plan } = await pricings.getVisible(resourceId, pricingId);
-      return toPricing(pricing, plan, admin);
+      return toPricing(pricing, plan);
     },
-    setMembershipRenewal: async ({ resourceId, userId, membershipId, autorenew, admin }) =>
-      toMembership(await memberships.setRenewal({ resourceId, userId, membershipId }, autorenew), admin),
-    detachMembership: async ({ resourceId, userId, membershipId, admin }) =>
-      toMembership(await memberships.detach({ resourceId, userId, membershipId }), admin),
+    setMembershipRenewal: async ({ resourceId, userId, membershipId, autorenew }) =>
+      toMembership(await memberships.setRenewal({ resourceId, userId, membershipId }, autorenew)),
+    detachMembership: async ({ resourceId, userId, membershipId }) =>
+      toMembership(await memberships.detach({ resourceId, userId, membershipId })),
     listMembershipHistory: async ({ resourceId, userId, query }) => {
       const page = await memberships.history(resourceId, userId, fromPageQuery(query));
-      return { items: page.items.map(toMembershipChange), paginator: toWirePaginator(page.paginator) };
+      return { items: page.items.map(toMembershipChange), paginator: page.paginator };
     },
-    listResourceMemberships: async ({ userId, partnerId, query, admin }, call) => {
+    listResourceMemberships: async ({ userId, partnerId, query }, call) => {
       const page = await resourceMemberships.list(userId, partnerId, fromPageQuery(query), call);
-      return { items: page.items.map((view) => toResourceMemberships(view, admin)), paginator: toWirePaginator(page.paginator) };
+      return { items: page.items.map(toResourceMemberships), paginator: page.paginator };
     },
 
-    findPricingByExternalSource: async ({ resourceId, externalSourceId, admin }) => {
+    findPricingByExternalSource: async ({ resourceId, externalSourceId }) => {
       const view = await externalSources.find(resourceId, externalSourceId);
-      return toPricing(view.pricing, view.plan, admin);
+      return toPricing(view.pricing, view.plan);
     },
-    // Operator calls answer in admin context (timestamps and country_vat included).
-    upsertPlan: async (request) => toPlan(await plans.upsert(parseOrThrow(upsertPlanCommand, request)), true),
+    upsertPlan: async (request) => toPlan(await plans.upsert(parseOrThrow(upsertPlanCommand, request))),
     upsertPricing: async (request) => {
       const view = await pricings.upsert(parseOrThrow(upsertPricingCommand, request));
-      return toPricing(view.pricing, view.plan, true);
+      return toPricing(view.pricing, view.plan);
     },
     canOwnTeams: async ({ resourceId, userId }) => ({ eligible: await teamPlans.canOwnTeams(resourceId, userId) }),
     grantMembership: async (request) => toMembership(await memberships.grant(parseOrThrow(grantMembershipCommand, request))),

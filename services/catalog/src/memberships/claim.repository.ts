@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
-import { isDuplicateKey } from '../support/duplicate-key.js';
+import { isDuplicateKey } from '@masthead/core/mongo';
 import { membershipClaimModel, type MembershipClaimRecord } from './claim.schema.js';
 
 /** The claim of (resource, user, pricing); whoever detaches that membership deletes it. */

@@ -1,5 +1,5 @@
 import type { Connection, Model } from 'mongoose';
-import { isDuplicateKey } from '../support/duplicate-key.js';
+import { isDuplicateKey } from '@masthead/core/mongo';
 import { membershipDetachmentModel, type MembershipDetachmentRecord } from './detachment.schema.js';
 
 /** Storage of membership_detachments; see detachment.schema.ts for why they exist. */

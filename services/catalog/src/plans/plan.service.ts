@@ -2,7 +2,7 @@ import { planNotFound } from '@masthead/core/errors';
 import { toPaginator, type PageRequest, type Paginator } from '@masthead/core/pagination';
 import type { PricingRepository } from '../pricings/pricing.repository.js';
 import type { PricingRecord } from '../pricings/pricing.schema.js';
-import { isDuplicateKey } from '../support/duplicate-key.js';
+import { isDuplicateKey } from '@masthead/core/mongo';
 import type { UpsertPlanCommand } from './plan.command.js';
 import { invalidParentPlan } from './plan.errors.js';
 import type { PlanChanges, PlanRepository } from './plan.repository.js';

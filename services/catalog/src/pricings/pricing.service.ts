@@ -2,7 +2,7 @@ import { planNotFound, subscriptionNotFound } from '@masthead/core/errors';
 import { toPaginator, type PageRequest, type Paginator } from '@masthead/core/pagination';
 import type { PlanRepository } from '../plans/plan.repository.js';
 import type { PlanRecord } from '../plans/plan.schema.js';
-import { isDuplicateKey } from '../support/duplicate-key.js';
+import { isDuplicateKey } from '@masthead/core/mongo';
 import type { UpsertPricingCommand } from './pricing.command.js';
 import { pricingNotFound } from './pricing.errors.js';
 import type { PricingChanges, PricingRepository } from './pricing.repository.js';

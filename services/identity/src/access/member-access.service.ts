@@ -103,6 +103,6 @@ export class MemberAccessService {
   private async userIdByEmail(email: string): Promise<number> {
     const normalized = email.trim().toLowerCase();
     // Only the ID is used; the credentials this read returns go no further.
-    return normalized ? ((await this.deps.users.findCredentialsByEmail(normalized))?._id ?? 0) : 0;
+    return normalized ? ((await this.deps.users.findIdByEmail(normalized)) ?? 0) : 0;
   }
 }

@@ -9,7 +9,7 @@ import type { SessionService } from '../sessions/session.service.js';
 import type { EmailAvailabilityService } from '../signin/email-availability.service.js';
 import type { RefreshService } from '../signin/refresh.service.js';
 import type { RegistrationService } from '../signin/registration.service.js';
-import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 import { toSessionResult } from '../signin/session-result.js';
 import { parseSignIn } from '../signin/sign-in.command.js';
 import type { SignInService } from '../signin/sign-in.service.js';
@@ -55,11 +55,11 @@ export function identityHandlers({
 
     signIn: async (request, { requestId }) => {
       const outcome = await signIn.signIn(parseSignIn(request), sessionContextOf(request, requestId));
-      return toSessionResult(outcome, profiles, requestId);
+      return toSessionResult(outcome, profiles);
     },
 
     register: async (request, { requestId }) => {
-      const resource = await resources.get(request.resourceId, requestId);
+      const resource = await resources.get(request.resourceId);
       const command = {
         email: request.email,
         password: request.password,
@@ -67,17 +67,17 @@ export function identityHandlers({
         lastName: request.lastName ?? null,
       };
       const outcome = await registration.register(command, resource, sessionContextOf(request, requestId));
-      return toSessionResult(outcome, profiles, requestId);
+      return toSessionResult(outcome, profiles);
     },
 
-    getProfile: ({ userId, resourceId, admin }, { requestId }) => profiles.profile(userId, resourceId, requestId, admin),
+    getProfile: ({ userId, resourceId }) => profiles.profile(userId, resourceId),
 
     validateEmail: async ({ resourceId, email, ip }) => {
       await emailAvailability.validate(resourceId, email, ip);
       return {};
     },
 
-    refresh: (request, { requestId }) => refresh.refresh(request, requestId),
+    refresh: (request) => refresh.refresh(request),
 
     exchangeCode: async ({ resourceId, code, redirectUri }) => {
       if (!code.trim() || code.length > 512) throw invalidCode();

@@ -12,7 +12,7 @@ import type { ProviderSignInService } from '../idp/provider-sign-in.service.js';
 import { requireProviderSettings } from '../idp/provider-settings.js';
 import type { TokenExchangeService } from '../idp/token-exchange.service.js';
 import { verifyRequestToken } from '../idp/token-verifier.js';
-import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 import { emptyIdpToken } from '../idp/idp.errors.js';
 
 interface IdpDeps {
@@ -36,73 +36,72 @@ export function idpHandlers(deps: IdpDeps): AsyncImplementation<typeof IdentityP
   const { resources, provider } = deps;
   return {
     exchangeToken: async (request, { requestId }) => {
-      const resource = await resources.get(request.resourceId, requestId);
+      const resource = await resources.get(request.resourceId);
       const context = sessionContextOf(request, requestId);
       const command = { idToken: request.idpToken, invite: request.invite, createMember: request.createMember };
       return deps.exchange.exchange(command, resource, context);
     },
 
-    providerSignIn: async ({ resourceId, email, password, ip }, { requestId }) => {
-      const resource = await resources.get(resourceId, requestId);
+    providerSignIn: async ({ resourceId, email, password, ip }) => {
+      const resource = await resources.get(resourceId);
       const { uid, idToken } = await deps.providerSignIn.signIn(resource, email, password, ip);
       return { idpUserId: uid, idpToken: idToken };
     },
 
-    verifyToken: async ({ resourceId, idpToken }, { requestId }) => {
+    verifyToken: async ({ resourceId, idpToken }) => {
       if (!idpToken.trim()) throw emptyIdpToken();
-      const resource = await resources.get(resourceId, requestId);
+      const resource = await resources.get(resourceId);
       const { identity } = await verifyRequestToken(provider, resource, idpToken).catch((error: unknown) => {
         throw asDynamicError(error);
       });
       return { idpUserId: identity.uid, expiresAt: identity.expiresAt ?? undefined };
     },
 
-    registerIdentity: async (request, { requestId }) => {
-      const resource = await resources.get(request.resourceId, requestId);
+    registerIdentity: async (request) => {
+      const resource = await resources.get(request.resourceId);
       const verified = await verifyRequestToken(provider, resource, request.idpToken);
       const member = await deps.linker.resolve(resource, verified, {
         mayJoin: true,
         firstName: nameOf(request.firstName),
         lastName: nameOf(request.lastName),
-        requestId,
       });
       return { userId: member.user._id, idpUserId: verified.identity.uid, existed: member.existed, registered: member.registered };
     },
 
-    revokeProviderSessions: async ({ resourceId, idpToken }, { requestId }) => {
-      const resource = await resources.get(resourceId, requestId);
+    revokeProviderSessions: async ({ resourceId, idpToken }) => {
+      const resource = await resources.get(resourceId);
       const { settings, identity } = await verifyRequestToken(provider, resource, idpToken);
       await provider.revokeSessions(settings, identity.uid);
       return { idpUserId: identity.uid };
     },
 
-    createCustomToken: async ({ resourceId, userId }, { requestId }) => {
-      const resource = await resources.get(resourceId, requestId);
+    createCustomToken: async ({ resourceId, userId }) => {
+      const resource = await resources.get(resourceId);
       return { customToken: await deps.tokens.customToken(resource, userId) };
     },
 
-    getProviderAccount: async ({ resourceId }, { requestId }) => {
-      const settings = requireProviderSettings(await resources.get(resourceId, requestId));
+    getProviderAccount: async ({ resourceId }) => {
+      const settings = requireProviderSettings(await resources.get(resourceId));
       return { projectId: settings.projectId, webAppConfig: settings.webAppConfig };
     },
 
-    checkEmail: async ({ resourceId, email, ip }, { requestId }) => {
-      const resource = await resources.get(resourceId, requestId);
+    checkEmail: async ({ resourceId, email, ip }) => {
+      const resource = await resources.get(resourceId);
       return deps.emailRelationships.check(resource, email, ip);
     },
 
-    sendPasswordReset: async ({ resourceId, email, continueUrl, ip }, { requestId }) => {
-      await deps.mail.send(await resources.get(resourceId, requestId), 'password_reset', email, continueUrl, ip);
+    sendPasswordReset: async ({ resourceId, email, continueUrl, ip }) => {
+      await deps.mail.send(await resources.get(resourceId), 'password_reset', email, continueUrl, ip);
       return {};
     },
 
-    sendEmailSignInLink: async ({ resourceId, email, continueUrl, ip }, { requestId }) => {
-      await deps.mail.send(await resources.get(resourceId, requestId), 'email_sign_in', email, continueUrl, ip);
+    sendEmailSignInLink: async ({ resourceId, email, continueUrl, ip }) => {
+      await deps.mail.send(await resources.get(resourceId), 'email_sign_in', email, continueUrl, ip);
       return {};
     },
 
-    updateDocstoreUser: async ({ resourceId, userId, fields }, { requestId }) => {
-      const resource = await resources.get(resourceId, requestId);
+    updateDocstoreUser: async ({ resourceId, userId, fields }) => {
+      const resource = await resources.get(resourceId);
       return deps.docstoreUsers.update(resource, userId, fields ?? {});
     },
   };

@@ -20,7 +20,7 @@ export function profileHandlers({
   tags,
 }: ProfileHandlerDeps): AsyncImplementation<typeof ProfileServiceService> {
   return {
-    updateProfile: ({ userId, resourceId, changesJson }, { requestId }) => updates.update(userId, resourceId, changesJson, requestId),
+    updateProfile: ({ userId, resourceId, changesJson }) => updates.update(userId, resourceId, changesJson),
     listTags: async ({ userId, resourceId }) => ({ tags: await tags.list(userId, resourceId) }),
     setPassword: async ({ userId, resourceId, password }) => {
       await passwords.setInitial(userId, resourceId, password);

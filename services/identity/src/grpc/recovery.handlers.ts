@@ -6,7 +6,7 @@ import type { EmailChangeService } from '../recovery/email-change.service.js';
 import type { EmailConfirmationService } from '../recovery/email-confirmation.service.js';
 import type { ExternalLoginService } from '../recovery/external-login.service.js';
 import type { PasswordResetService } from '../recovery/password-reset.service.js';
-import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 
 interface RecoveryHandlerDeps {
   resources: ResourceDirectory;
@@ -34,7 +34,7 @@ export function recoveryHandlers(deps: RecoveryHandlerDeps): AsyncImplementation
     confirmEmail: async ({ resourceId, code, client }) => ({ email: await emailConfirmation.confirm(resourceId, code, client?.ip ?? '') }),
 
     confirmPasswordReset: async ({ resourceId, code, password, client }, { requestId }) =>
-      passwordReset.confirm(await resources.get(resourceId, requestId), code, password, sessionContextOf(client, requestId)),
+      passwordReset.confirm(await resources.get(resourceId), code, password, sessionContextOf(client, requestId)),
 
     requestEmailChange: async ({ resourceId, userId, email, password, client }) => {
       await emailChange.request({ resourceId, userId, email, password, ip: client?.ip ?? '' });
@@ -47,6 +47,6 @@ export function recoveryHandlers(deps: RecoveryHandlerDeps): AsyncImplementation
     },
 
     signInWithExternalToken: async ({ resourceId, token, client }, { requestId }) =>
-      externalLogin.signIn(await resources.get(resourceId, requestId), token, sessionContextOf(client, requestId)),
+      externalLogin.signIn(await resources.get(resourceId), token, sessionContextOf(client, requestId)),
   };
 }

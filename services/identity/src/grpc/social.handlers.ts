@@ -29,7 +29,7 @@ export function socialHandlers({ verifier, signIn, links, profiles }: Deps): Asy
         redirectUri: request.redirectUri,
       };
       const context = sessionContextOf(request, requestId);
-      return toSessionResult(await signIn.signIn(command, context), profiles, requestId);
+      return toSessionResult(await signIn.signIn(command, context), profiles);
     },
 
     linkSocialIdentity: async ({ userId, provider, idToken }) =>

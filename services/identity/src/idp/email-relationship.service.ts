@@ -34,11 +34,11 @@ export class EmailRelationshipService {
     await this.deps.limiter.consume('email_validation', ip, this.deps.limitPerHour);
     const email = normalizeEmail(rawEmail);
     if (!email) throw invalidEmail();
-    const user = await this.deps.users.findCredentialsByEmail(email);
-    if (!user) return { resourceMember: false, idpLinked: false };
+    const userId = await this.deps.users.findIdByEmail(email);
+    if (userId === null) return { resourceMember: false, idpLinked: false };
     const [relationship, link] = await Promise.all([
-      this.deps.relationships.find(resource.id, user._id),
-      this.deps.links.findByUser(settings.projectId, user._id),
+      this.deps.relationships.find(resource.id, userId),
+      this.deps.links.findByUser(settings.projectId, userId),
     ]);
     return { resourceMember: relationship !== null && relationship.status !== 'removed', idpLinked: link !== null };
   }

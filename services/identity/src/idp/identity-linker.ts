@@ -17,7 +17,6 @@ export interface LinkOptions {
   mayJoin: boolean;
   firstName?: string | null;
   lastName?: string | null;
-  requestId: string;
 }
 
 export interface LinkedMember {
@@ -59,7 +58,7 @@ export class IdentityLinker {
 
     const email = normalizeEmail(identity.email ?? '');
     if (!email) throw idpEmailMissing();
-    const existing = await this.deps.users.findCredentialsByEmail(email);
+    const existing = await this.deps.users.findByEmail(email);
     // Linking an existing account needs the provider to vouch for the email: anyone can create
     // a provider identity with an unverified address (account takeover otherwise).
     if (existing && !identity.emailVerified) throw idpEmailUnverified();
@@ -80,7 +79,7 @@ export class IdentityLinker {
     if (isBlocked(relationship)) throw idpAuthorizationFail();
     if (relationship) return;
     if (!options.mayJoin) throw notResourceMember();
-    await this.deps.starter.join(resource, user._id, options.requestId);
+    await this.deps.starter.join(resource, user._id);
   }
 
   private async createUser(email: string, emailVerified: boolean, options: LinkOptions): Promise<UserView> {

@@ -2,7 +2,7 @@ import type { ServiceRuntime } from '@masthead/core/service';
 import type { IdentityConfig } from '../config.js';
 import { idpHandlers } from '../grpc/idp.handlers.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
-import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 import type { SessionStarter } from '../signin/session-starter.js';
 import type { AddressLimiter } from '../throttling/address-limiter.js';
 import type { UserRepository } from '../users/user.repository.js';

@@ -6,9 +6,9 @@ import { invitationNotAcceptable } from './idp.errors.js';
  */
 export interface InvitationAcceptor {
   /** Throws 409 verify_failed when the code cannot be accepted in this resource. */
-  assertAcceptable(resourceId: number, code: string, requestId: string): Promise<void>;
+  assertAcceptable(resourceId: number, code: string): Promise<void>;
   /** Accepts the code for the member once they are known and joined. */
-  accept(resourceId: number, userId: number, code: string, requestId: string): Promise<void>;
+  accept(resourceId: number, userId: number, code: string): Promise<void>;
 }
 
 /** The acceptor while the community service has no invitation API (ADR 0050). */

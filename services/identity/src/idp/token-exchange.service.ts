@@ -43,13 +43,12 @@ export class TokenExchangeService {
     const invite = command.invite.trim();
     if (invite.length > MAX_INVITE_LENGTH) throw invitationNotAcceptable();
     // Checked before anything is written, so a refused invitation leaves no half-made member.
-    if (invite) await this.deps.invitations.assertAcceptable(resource.id, invite, context.requestId);
+    if (invite) await this.deps.invitations.assertAcceptable(resource.id, invite);
 
     const member = await this.deps.linker.resolve(resource, verified, {
       mayJoin: command.createMember !== false || invite !== '',
-      requestId: context.requestId,
     });
-    if (invite) await this.deps.invitations.accept(resource.id, member.user._id, invite, context.requestId);
+    if (invite) await this.deps.invitations.accept(resource.id, member.user._id, invite);
     const event = member.registered ? 'user_signup' : 'user_login';
     const started = await this.startSession(member.user._id, resource, context, event, member.registered);
     return { token: started, existed: member.existed, registered: member.registered };

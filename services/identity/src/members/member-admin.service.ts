@@ -39,7 +39,7 @@ export class MemberAdminService {
     if (role !== 'root' && !RESOURCE_ROLES.includes(role)) throw unknownRole(role);
     const passwordHash = await this.hasher.hash(command.password);
     const profile = { first_name: command.firstName, last_name: command.lastName };
-    const existing = await this.users.findCredentialsByEmail(email);
+    const existing = await this.users.findByEmail(email);
     let user: UserRecord;
     if (existing) {
       await this.users.update(existing._id, { ...profile, password_hash: passwordHash, role: globalRole, active: true });

@@ -11,9 +11,9 @@ export class LanguageLookup {
   constructor(private readonly accounts: ServiceClient<typeof AccountsServiceService>) {}
 
   /** True when a language has this ID (inactive ones included: ADR 0032 lets a user keep any). */
-  async exists(id: number, requestId: string): Promise<boolean> {
+  async exists(id: number): Promise<boolean> {
     try {
-      await this.accounts.getLanguage({ id }, { requestId, idempotent: true });
+      await this.accounts.getLanguage({ id }, { idempotent: true });
       return true;
     } catch (error) {
       if (isServiceError(error) && error.status === 404) return false;
@@ -22,11 +22,11 @@ export class LanguageLookup {
   }
 
   /** The ID of the language with exactly this slug, or null. */
-  async idOfSlug(slug: string, requestId: string): Promise<number | null> {
+  async idOfSlug(slug: string): Promise<number | null> {
     // The list filter matches text by substring; the exact slug is picked from its answer.
     const page = await this.accounts.listLanguages(
       { query: { page: 1, limit: 50, filterJson: JSON.stringify({ slug }), orderBy: '', sort: SortDirection.SORT_DIRECTION_ASC } },
-      { requestId, idempotent: true },
+      { idempotent: true },
     );
     return page.items.find((language) => language.slug === slug)?.id ?? null;
   }

@@ -36,11 +36,11 @@ const nickNameTaken = 'is taken by another member';
 export class ProfileUpdateService {
   constructor(private readonly deps: ProfileUpdateDeps) {}
 
-  async update(userId: number, resourceId: number, changesJson: string, requestId: string): Promise<UpdateProfileResponse> {
+  async update(userId: number, resourceId: number, changesJson: string): Promise<UpdateProfileResponse> {
     const changes = parseProfileChanges(parseBody(changesJson));
     const user = await this.deps.users.findById(userId);
     if (!user) throw userNotExist();
-    const languageId = await this.checkLookups(changes, userId, requestId);
+    const languageId = await this.checkLookups(changes, userId);
 
     const { nickNames, relationships } = this.deps;
     const newKey = typeof changes.nickName === 'string' ? nickNameKey(changes.nickName) : null;
@@ -68,12 +68,12 @@ export class ProfileUpdateService {
   }
 
   /** Language and nick-name rules that need a lookup; returns the language ID to store. */
-  private async checkLookups(changes: ProfileChanges, userId: number, requestId: string): Promise<number | undefined> {
+  private async checkLookups(changes: ProfileChanges, userId: number): Promise<number | undefined> {
     const errors: FieldErrors = {};
     const { languages } = this.deps;
     const [idExists, slugId, holder] = await Promise.all([
-      changes.languageId === undefined ? true : languages.exists(changes.languageId, requestId),
-      changes.languageSlug === undefined ? null : languages.idOfSlug(changes.languageSlug, requestId),
+      changes.languageId === undefined ? true : languages.exists(changes.languageId),
+      changes.languageSlug === undefined ? null : languages.idOfSlug(changes.languageSlug),
       typeof changes.nickName === 'string' ? this.deps.nickNames.holder(nickNameKey(changes.nickName)) : null,
     ]);
     if (!idExists) errors['language_id'] = 'no language has this ID';

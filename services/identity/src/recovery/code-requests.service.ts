@@ -2,7 +2,7 @@ import { invalidEmail } from '@masthead/core/errors';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import { normalizeEmail } from '../signin/sign-in.command.js';
 import type { UserRepository } from '../users/user.repository.js';
-import type { UserRecord } from '../users/user.schema.js';
+import type { UserView } from '../users/user.repository.js';
 import type { BackgroundWork } from './background-work.js';
 import type { CodeMailer, MailedPurpose } from './code-mailer.js';
 import type { RecoveryLimits } from './recovery-limits.js';
@@ -43,13 +43,13 @@ export class CodeRequestService {
     return this.accept('password_reset', request, async () => true);
   }
 
-  private async accept(purpose: MailedPurpose, request: CodeRequest, eligible: (user: UserRecord) => Promise<boolean>): Promise<void> {
+  private async accept(purpose: MailedPurpose, request: CodeRequest, eligible: (user: UserView) => Promise<boolean>): Promise<void> {
     await this.deps.limits.requestFromAddress(purpose, request.ip);
     const email = normalizeEmail(request.email);
     if (!email) throw invalidEmail();
     await this.deps.limits.requestForAccount(purpose, email);
     this.deps.background.run(`${purpose} request`, async () => {
-      const user = await this.deps.users.findCredentialsByEmail(email);
+      const user = await this.deps.users.findByEmail(email);
       // Service-account users have no mailbox and no password (document 2, section I).
       if (!user || !user.active || user.role === 'service_account' || !(await eligible(user))) return;
       await this.deps.mailer.send(purpose, { userId: user._id, resourceId: request.resourceId, email });

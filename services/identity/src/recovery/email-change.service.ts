@@ -47,7 +47,7 @@ export class EmailChangeService {
     if (!user) throw userNotExist();
     if (email === user.email) throw emailUnchanged();
     await this.assertCurrentPassword(user, request.resourceId, request.password);
-    if (await this.deps.users.findCredentialsByEmail(email)) throw userExists();
+    if ((await this.deps.users.findIdByEmail(email)) !== null) throw userExists();
     await this.deps.mailer.send('email_change', { userId: user._id, resourceId: request.resourceId, email });
   }
 

@@ -37,7 +37,7 @@ export class EmailConfirmationService {
       return record.email;
     }
     // Another account may have taken the address since the change was requested.
-    if (await this.deps.users.findCredentialsByEmail(record.email)) throw userExists();
+    if ((await this.deps.users.findIdByEmail(record.email)) !== null) throw userExists();
     try {
       await this.deps.users.update(user._id, { email: record.email, email_confirmed: true });
     } catch (error) {

@@ -32,12 +32,12 @@ export class ExternalLoginService {
   async issue(resourceId: number, rawEmail: string, ttlSeconds: number): Promise<IssuedCode & { userId: number }> {
     const email = normalizeEmail(rawEmail);
     if (!email) throw invalidEmail();
-    const user = await this.deps.users.findCredentialsByEmail(email);
-    const relationship = user && (await this.deps.relationships.find(resourceId, user._id));
-    if (!user || !relationship) throw userNotExist();
+    const userId = await this.deps.users.findIdByEmail(email);
+    const relationship = userId !== null && (await this.deps.relationships.find(resourceId, userId));
+    if (userId === null || !relationship) throw userNotExist();
     const ttl = ttlSeconds > 0 ? Math.min(ttlSeconds, this.deps.maxTtlSeconds) : this.deps.maxTtlSeconds;
-    const issued = await this.deps.codes.issue('external_login', { userId: user._id, resourceId, email }, ttl);
-    return { ...issued, userId: user._id };
+    const issued = await this.deps.codes.issue('external_login', { userId, resourceId, email }, ttl);
+    return { ...issued, userId };
   }
 
   /** Any token that cannot be used answers like a failed sign-in: 401 authorization_fail. */

@@ -1,16 +1,14 @@
 import type { Resource } from '@masthead/proto/accounts';
 import type { SignInResponse } from '@masthead/proto/identity';
-import { isMemberRelationship } from '../relationships/relationship-status.js';
+import { isMemberRelationship, isSignInBlocked } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { RelationshipRecord } from '../relationships/relationship.schema.js';
 import { toSessionResult } from '../signin/session-result.js';
 import type { SessionContext, SessionStarter } from '../signin/session-starter.js';
 import { authorizationFail } from '../signin/sign-in.errors.js';
 import type { ProfileService } from '../users/profile.service.js';
-import type { UserRecord } from '../users/user.schema.js';
+import type { UserView } from '../users/user.repository.js';
 
-/** As at sign-in (POST /authorization): these relationships may not start a session. */
-const BLOCKED_STATES = new Set(['locked', 'suspended']);
 const TOKEN_DELIVERY = { responseType: 'token', redirectUri: null } as const;
 
 interface RecoveredSessionDeps {
@@ -24,22 +22,22 @@ export class RecoveredSession {
   constructor(private readonly deps: RecoveredSessionDeps) {}
 
   /** Throws 401 authorization_fail, like sign-in, for an inactive account or a blocked relationship. */
-  async assertMaySignIn(user: UserRecord, resourceId: number): Promise<RelationshipRecord | null> {
+  async assertMaySignIn(user: UserView, resourceId: number): Promise<RelationshipRecord | null> {
     const relationship = await this.deps.relationships.find(resourceId, user._id);
-    if (!user.active || (relationship && BLOCKED_STATES.has(relationship.status))) throw authorizationFail();
+    if (!user.active || isSignInBlocked(relationship)) throw authorizationFail();
     return relationship;
   }
 
   /** Joins the resource where needed (default membership) and returns the session result. */
   async start(
-    user: UserRecord,
+    user: UserView,
     resource: Resource,
     relationship: RelationshipRecord | null,
     context: SessionContext,
   ): Promise<SignInResponse> {
     // A removed relationship (the member left, docs/adr/0071) rejoins like a new one.
-    if (!isMemberRelationship(relationship)) await this.deps.starter.join(resource, user._id, context.requestId);
+    if (!isMemberRelationship(relationship)) await this.deps.starter.join(resource, user._id);
     const started = await this.deps.starter.start(user._id, resource, TOKEN_DELIVERY, context, 'user_login');
-    return toSessionResult({ user, ...started }, this.deps.profiles, context.requestId);
+    return toSessionResult({ user, ...started }, this.deps.profiles);
   }
 }

@@ -4,7 +4,7 @@ import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery
 import { recoveryHandlers } from '../grpc/recovery.handlers.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
-import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 import type { SessionRepository } from '../sessions/session.repository.js';
 import type { SessionService } from '../sessions/session.service.js';
 import type { SessionStarter } from '../signin/session-starter.js';

@@ -1,15 +1,19 @@
 import { isDuplicateKey } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
-import { MemberSessions } from '../access/member-sessions.js';
+import type { MemberSessions } from '../access/member-sessions.js';
 import { relationshipKey, relationshipModel, type RelationshipRecord, type ResourceRole } from './relationship.schema.js';
+
+export interface RelationshipRepositoryDeps {
+  db: Connection;
+  /** The process's one MemberSessions: a restored relationship revokes its old sessions. */
+  memberSessions: Pick<MemberSessions, 'revokeAll'>;
+}
 
 export class RelationshipRepository {
   private readonly model: Model<RelationshipRecord>;
-  private readonly memberSessions: MemberSessions;
 
-  constructor(db: Connection) {
-    this.model = relationshipModel(db);
-    this.memberSessions = new MemberSessions(db);
+  constructor(private readonly deps: RelationshipRepositoryDeps) {
+    this.model = relationshipModel(deps.db);
   }
 
   async ready(): Promise<void> {
@@ -75,7 +79,7 @@ export class RelationshipRepository {
       .updateOne({ _id: fresh._id, status: 'removed' }, { $set: { status, role, password_hash, extra, updated_at } })
       .exec();
     if (result.modifiedCount !== 1) return false;
-    await this.memberSessions.revokeAll(fresh.user_id, fresh.resource_id, updated_at);
+    await this.deps.memberSessions.revokeAll(fresh.user_id, fresh.resource_id, updated_at);
     return true;
   }
 

@@ -24,8 +24,8 @@ export class EmailAvailabilityService {
     await this.deps.limiter.consume('email_validation', ip, this.deps.limitPerHour);
     const email = normalizeEmail(rawEmail);
     if (!email) throw invalidEmail();
-    const user = await this.deps.users.findCredentialsByEmail(email);
-    if (user && isMemberRelationship(await this.deps.relationships.find(resourceId, user._id))) {
+    const userId = await this.deps.users.findIdByEmail(email);
+    if (userId !== null && isMemberRelationship(await this.deps.relationships.find(resourceId, userId))) {
       throw userExists();
     }
   }

@@ -21,15 +21,12 @@ export class MembershipAttacher {
     private readonly logger: Logger,
   ) {}
 
-  async attachDefault(resource: Resource, userId: number, path: JoinPath, requestId: string): Promise<void> {
+  async attachDefault(resource: Resource, userId: number, path: JoinPath): Promise<void> {
     const pricingId = defaultPricingOf(resource, path);
     if (pricingId === null) return;
     const singleSubscription = resource.settings?.['single_subscription'] === true;
     try {
-      await this.catalog.attachDefaultMembership(
-        { resourceId: resource.id, userId, pricingId, singleSubscription },
-        { requestId, idempotent: true },
-      );
+      await this.catalog.attachDefaultMembership({ resourceId: resource.id, userId, pricingId, singleSubscription }, { idempotent: true });
     } catch (error) {
       this.logger.warn({ err: error, user_id: userId, resource_id: resource.id }, 'default membership not attached');
     }

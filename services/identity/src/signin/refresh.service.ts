@@ -1,7 +1,7 @@
 import type { Credentials, RefreshRequest } from '@masthead/proto/identity';
 import type { MemberProviderTokens } from '../idp/member-provider-tokens.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
-import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 import type { CredentialExchange } from '../sessions/credential-exchange.service.js';
 import type { SessionService } from '../sessions/session.service.js';
 import { isAllowedRedirect, parseResponseType } from './sign-in.command.js';
@@ -26,7 +26,7 @@ const MAX_SECRET_LENGTH = 512;
 export class RefreshService {
   constructor(private readonly deps: RefreshDeps) {}
 
-  async refresh(request: RefreshRequest, requestId: string): Promise<Credentials> {
+  async refresh(request: RefreshRequest): Promise<Credentials> {
     const refreshToken = request.refreshToken.trim();
     if (!refreshToken || refreshToken.length > MAX_SECRET_LENGTH) {
       throw refreshTokenRequired();
@@ -34,7 +34,7 @@ export class RefreshService {
     const responseType = parseResponseType(request.responseType, 'code_and_token');
     const redirectUri = request.redirectUri.trim();
     if (redirectUri) {
-      const resource = request.resourceId ? await this.deps.resources.get(request.resourceId, requestId) : null;
+      const resource = request.resourceId ? await this.deps.resources.get(request.resourceId) : null;
       if (!isAllowedRedirect(redirectUri, resource?.host)) throw redirectNotOnHost();
     }
     const issued = await this.deps.exchange.refresh({ resourceId: request.resourceId, refreshToken, reusable: request.reusableRefresh });
@@ -57,7 +57,7 @@ export class RefreshService {
     }
     if (request.withIdpToken || request.withIdpCustomToken) {
       const { session } = issued;
-      const resource = session.resource_id ? await this.deps.resources.get(session.resource_id, requestId) : null;
+      const resource = session.resource_id ? await this.deps.resources.get(session.resource_id) : null;
       const wanted = { idToken: request.withIdpToken, customToken: request.withIdpCustomToken };
       const tokens = await this.deps.providerTokens.forRefresh(resource, session.user_id, wanted);
       credentials.idpToken = tokens.idToken;

@@ -88,7 +88,7 @@ export class RegistrationService {
     const existing = await this.deps.users.findCredentialsByEmail(email);
     const user = existing ? await this.joinExisting(existing, resource, command.password) : await this.create(email, command);
     // The relationship's natural key decides a race between registrations of one email.
-    if (!(await this.deps.starter.join(resource, user._id, context.requestId, 'registration'))) throw userExists();
+    if (!(await this.deps.starter.join(resource, user._id, 'registration'))) throw userExists();
     const started = await this.deps.starter.start(user._id, resource, TOKEN_DELIVERY, context, existing ? 'user_login' : 'user_signup');
     if (!existing) await this.deps.mailer?.send('email_confirmation', { userId: user._id, resourceId: resource.id, email: user.email });
     return { user, ...started };

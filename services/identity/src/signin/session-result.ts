@@ -4,13 +4,10 @@ import type { ProfileService } from '../users/profile.service.js';
 import type { SignInOutcome } from './sign-in.service.js';
 
 /** The session result of sign-in and registration: user, credentials, memberships and teams. */
-export async function toSessionResult(outcome: SignInOutcome, profiles: ProfileService, requestId: string): Promise<SignInResponse> {
+export async function toSessionResult(outcome: SignInOutcome, profiles: ProfileService): Promise<SignInResponse> {
   const resourceId = outcome.issued.session.resource_id;
   const [memberships, summary] = resourceId
-    ? await Promise.all([
-        profiles.memberships(resourceId, outcome.user._id, requestId),
-        profiles.summary(resourceId, outcome.user._id, requestId),
-      ])
+    ? await Promise.all([profiles.memberships(resourceId, outcome.user._id), profiles.summary(resourceId, outcome.user._id)])
     : [
         { items: [], history: [] },
         { teams: [], assignedTickets: [] },

@@ -38,9 +38,9 @@ export class SessionStarter {
    * Attaches the member to the resource; a member joining gets the default membership of the
    * way it joined (a guest unless it registered here).
    */
-  async join(resource: Resource, userId: number, requestId: string, path: JoinPath = 'guest'): Promise<boolean> {
+  async join(resource: Resource, userId: number, path: JoinPath = 'guest'): Promise<boolean> {
     const { created } = await this.deps.relationships.attach(resource.id, userId);
-    if (created) await this.deps.memberships.attachDefault(resource, userId, path, requestId);
+    if (created) await this.deps.memberships.attachDefault(resource, userId, path);
     return created;
   }
 

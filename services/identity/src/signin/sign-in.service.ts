@@ -2,14 +2,14 @@ import type { Logger } from '@masthead/core/logging';
 import type { Resource } from '@masthead/proto/accounts';
 import type { LockPolicy } from '../access/lock-policy.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
-import { isMemberRelationship } from '../relationships/relationship-status.js';
+import { isMemberRelationship, isSignInBlocked } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { RelationshipRecord } from '../relationships/relationship.schema.js';
-import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 import type { UserRecord } from '../users/user.schema.js';
 import type { InFlightClaims } from '../throttling/in-flight.js';
 import type { SignInThrottle } from '../throttling/sign-in-throttle.js';
-import type { UserRepository } from '../users/user.repository.js';
+import type { UserRepository, UserView } from '../users/user.repository.js';
 import type { SessionContext, SessionStarter, StartedSession } from './session-starter.js';
 import { isAllowedRedirect, type SignInCommand } from './sign-in.command.js';
 import { authorizationFail, redirectNotOnHost, signInInProgress } from './sign-in.errors.js';
@@ -17,7 +17,8 @@ import { authorizationFail, redirectNotOnHost, signInInProgress } from './sign-i
 export type SignInContext = SessionContext;
 
 export interface SignInOutcome extends StartedSession {
-  user: UserRecord;
+  /** Never the credentials: the outcome travels on to the session result. */
+  user: UserView;
 }
 
 interface SignInDeps {
@@ -33,13 +34,11 @@ interface SignInDeps {
   logger: Logger;
 }
 
-const BLOCKED_STATES = new Set(['locked', 'suspended']);
-
 export class SignInService {
   constructor(private readonly deps: SignInDeps) {}
 
   async signIn(command: SignInCommand, context: SignInContext): Promise<SignInOutcome> {
-    const resource = command.resourceId ? await this.deps.resources.get(command.resourceId, context.requestId) : null;
+    const resource = command.resourceId ? await this.deps.resources.get(command.resourceId) : null;
     if (command.redirectUri && !isAllowedRedirect(command.redirectUri, resource?.host)) {
       throw redirectNotOnHost();
     }
@@ -66,14 +65,14 @@ export class SignInService {
     }
     const { valid, needsRehash } = await hasher.verify(storedHash, command.password);
     if (!valid) await this.deps.throttle.recordFailure(command.email);
-    if (!valid || !user.active || (relationship && BLOCKED_STATES.has(relationship.status))) throw authorizationFail();
+    if (!valid || !user.active || isSignInBlocked(relationship)) throw authorizationFail();
     if (hasFailures) await this.deps.throttle.reset(command.email);
     if (needsRehash) await this.rehash(user, relationship, command.password);
 
     const member = isMemberRelationship(relationship);
     // The resource's lock policy may lock the relationship now (docs/adr/0070): refused alike.
     if (resource && member && !(await this.deps.lockPolicy.admit(resource, user._id, context))) throw authorizationFail();
-    if (resource && !member) await this.deps.starter.join(resource, user._id, context.requestId);
+    if (resource && !member) await this.deps.starter.join(resource, user._id);
     const started = await this.deps.starter.start(user._id, resource, command, context, 'user_login');
     if (resource) await this.deps.lockPolicy.trimDevices(resource, user._id, context.requestId);
     return { user, ...started };

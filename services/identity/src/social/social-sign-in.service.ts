@@ -1,8 +1,8 @@
 import type { Logger } from '@masthead/core/logging';
 import type { LockPolicy } from '../access/lock-policy.js';
-import { isMemberRelationship } from '../relationships/relationship-status.js';
+import { isMemberRelationship, isSignInBlocked } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
-import type { ResourceDirectory } from '../resources/resource-directory.js';
+import type { ResourceDirectory } from '@masthead/core/resources';
 import type { SessionContext, SessionStarter } from '../signin/session-starter.js';
 import { isAllowedRedirect, parseResponseType, type ResponseType } from '../signin/sign-in.command.js';
 import type { SignInOutcome } from '../signin/sign-in.service.js';
@@ -31,9 +31,6 @@ interface SocialSignInDeps {
   logger: Logger;
 }
 
-/** The same relationship states that stop POST /authorization. */
-const BLOCKED_STATES = new Set(['locked', 'suspended']);
-
 /**
  * One answer for every refusal (bad token, identity nobody linked, inactive user, blocked
  * relationship), so that the response tells nothing about which accounts exist or are linked.
@@ -43,21 +40,20 @@ export class SocialSignInService {
   constructor(private readonly deps: SocialSignInDeps) {}
 
   async signIn(command: SocialSignInCommand, context: SessionContext): Promise<SignInOutcome> {
-    const resource = await this.deps.resources.get(command.resourceId, context.requestId);
+    const resource = await this.deps.resources.get(command.resourceId);
     const delivery = parseDelivery(command, resource.host);
     const userId = await this.linkedUserId(command);
     const user = await this.deps.users.findById(userId);
     const relationship = user ? await this.deps.relationships.find(resource.id, user._id) : null;
-    if (!user || !user.active || (relationship && BLOCKED_STATES.has(relationship.status))) throw socialSignInFail();
+    if (!user || !user.active || isSignInBlocked(relationship)) throw socialSignInFail();
 
     // As at POST /authorization: the resource's lock policy (docs/adr/0070); a removed relationship rejoins.
     const member = isMemberRelationship(relationship);
     if (member && !(await this.deps.lockPolicy.admit(resource, user._id, context))) throw socialSignInFail();
-    if (!member) await this.deps.starter.join(resource, user._id, context.requestId);
+    if (!member) await this.deps.starter.join(resource, user._id);
     const started = await this.deps.starter.start(user._id, resource, delivery, context, 'user_login');
     await this.deps.lockPolicy.trimDevices(resource, user._id, context.requestId);
-    // The session result shows no credentials; this user record is read without them.
-    return { user: { ...user, password_hash: null }, ...started };
+    return { user, ...started };
   }
 
   private async linkedUserId(command: SocialSignInCommand): Promise<number> {

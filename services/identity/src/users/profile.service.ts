@@ -18,28 +18,22 @@ interface ProfileDeps {
 export class ProfileService {
   constructor(private readonly deps: ProfileDeps) {}
 
-  memberships(
-    resourceId: number,
-    userId: number,
-    requestId: string,
-    includeHistory = false,
-    admin = false,
-  ): Promise<ListMembershipsResponse> {
-    return this.deps.catalog.listMemberships({ resourceId, userId, includeHistory, admin }, { requestId, idempotent: true });
+  memberships(resourceId: number, userId: number, includeHistory = false): Promise<ListMembershipsResponse> {
+    return this.deps.catalog.listMemberships({ resourceId, userId, includeHistory }, { idempotent: true });
   }
 
-  summary(resourceId: number, userId: number, requestId: string): Promise<MemberSummary> {
-    return this.deps.community.getMemberSummary({ resourceId, userId }, { requestId, idempotent: true });
+  summary(resourceId: number, userId: number): Promise<MemberSummary> {
+    return this.deps.community.getMemberSummary({ resourceId, userId }, { idempotent: true });
   }
 
-  async profile(userId: number, resourceId: number, requestId: string, admin = false): Promise<Profile> {
+  async profile(userId: number, resourceId: number): Promise<Profile> {
     const user = await this.deps.users.findById(userId);
     if (!user) throw userNotExist();
     if (!resourceId) return { user: toUserMessage(user) };
     const [relationship, memberships, summary] = await Promise.all([
       this.deps.relationships.find(resourceId, userId),
-      this.memberships(resourceId, userId, requestId, true, admin),
-      this.summary(resourceId, userId, requestId),
+      this.memberships(resourceId, userId, true),
+      this.summary(resourceId, userId),
     ]);
     return {
       user: toUserMessage(user, relationship?.extra ?? {}),

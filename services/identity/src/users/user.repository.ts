@@ -40,7 +40,22 @@ export class UserRepository {
     return this.model.findById(id, WITHOUT_CREDENTIALS).lean<UserView>().exec();
   }
 
-  /** Privileged: the only read that returns the password hash (sign-in). */
+  /** The user with this (normalized) email, without credentials; null when none. */
+  findByEmail(email: string): Promise<UserView | null> {
+    return this.model.findOne({ email }, WITHOUT_CREDENTIALS).lean<UserView>().exec();
+  }
+
+  /** The ID of the user with this (normalized) email, or null: existence and ID checks. */
+  async findIdByEmail(email: string): Promise<number | null> {
+    const row = await this.model.findOne({ email }, { _id: 1 }).lean<Pick<UserRecord, '_id'>>().exec();
+    return row?._id ?? null;
+  }
+
+  /**
+   * Privileged (STYLE.md 2, Pool vs PrivilegedPool): the only read that returns the password
+   * hash. For the callers that check a password: sign-in, registration into a second resource,
+   * email change. Everyone else reads through findByEmail or findIdByEmail.
+   */
   findCredentialsByEmail(email: string): Promise<UserRecord | null> {
     return this.model.findOne({ email }).lean<UserRecord>().exec();
   }
