@@ -85,7 +85,7 @@ async function ownerWithTeam(resourceId: number) {
 const membershipsOf = async (resourceId: number, userIds: number[]) =>
   (
     await Promise.all(
-      userIds.map((userId) => stack.catalog.client.listMemberships({ resourceId, userId, includeHistory: false, admin: false })),
+      userIds.map((userId) => stack.catalog.client.listMemberships({ resourceId, userId, includeHistory: false })),
     )
   ).flatMap((list) => list.items);
 

@@ -1,5 +1,5 @@
 import type { AsyncImplementation } from '@masthead/core/grpc';
-import { fromPageQuery, toWirePaginator } from '@masthead/core/pagination';
+import { fromPageQuery } from '@masthead/core/pagination';
 import type { InvitationsServiceService } from '@masthead/proto/community/invitations';
 import type { InviteActivationService } from '../invitations/invite-activation.service.js';
 import type { InvitePreviewService } from '../invitations/invite-preview.service.js';
@@ -17,7 +17,7 @@ export function invitationsHandlers({ teamInvites, activation, preview }: Deps):
     createTeamInvite: ({ caller, teamId, fields }) => teamInvites.create(callerOf(caller), teamId, fields ?? {}),
     listTeamInvites: async ({ caller, teamId, query }) => {
       const page = await teamInvites.list(callerOf(caller), teamId, fromPageQuery(query));
-      return { items: page.items, paginator: toWirePaginator(page.paginator) };
+      return { items: page.items, paginator: page.paginator };
     },
     getTeamInvite: ({ caller, teamId, inviteId }) => teamInvites.get(callerOf(caller), teamId, inviteId),
     updateTeamInvite: ({ caller, teamId, inviteId, fields }) => teamInvites.update(callerOf(caller), teamId, inviteId, fields ?? {}),

@@ -1,5 +1,5 @@
 import type { AsyncImplementation } from '@masthead/core/grpc';
-import { fromPageQuery, toWirePaginator } from '@masthead/core/pagination';
+import { fromPageQuery } from '@masthead/core/pagination';
 import type { Caller, TeamsServiceService } from '@masthead/proto/community/teams';
 import type { TeamService } from '../teams/team.service.js';
 
@@ -10,7 +10,7 @@ export function teamsHandlers(teams: TeamService): AsyncImplementation<typeof Te
   return {
     listTeams: async ({ caller, query }) => {
       const page = await teams.list(callerOf(caller), fromPageQuery(query));
-      return { items: page.items, paginator: toWirePaginator(page.paginator) };
+      return { items: page.items, paginator: page.paginator };
     },
     createTeam: ({ caller, fields, autoAllowedDomains }) => teams.create(callerOf(caller), fields ?? {}, autoAllowedDomains),
     getTeamDetail: ({ caller, teamId }) => teams.detail(callerOf(caller), teamId),
@@ -21,7 +21,7 @@ export function teamsHandlers(teams: TeamService): AsyncImplementation<typeof Te
     },
     listTeamMembers: async ({ caller, teamId, query }) => {
       const page = await teams.listMembers(callerOf(caller), teamId, fromPageQuery(query));
-      return { items: page.items, paginator: toWirePaginator(page.paginator) };
+      return { items: page.items, paginator: page.paginator };
     },
     getTeamMember: ({ caller, teamId, userId }) => teams.member(callerOf(caller), teamId, userId),
     updateTeamMember: ({ caller, teamId, userId, fields }) => teams.updateMember(callerOf(caller), teamId, userId, fields ?? {}),

@@ -109,7 +109,7 @@ export class InviteActivationService {
 
   private async pricing(caller: Caller, pricingId: number): Promise<Pricing> {
     try {
-      return await this.deps.catalog.getPricing({ resourceId: caller.resourceId, pricingId, admin: false }, { idempotent: true });
+      return await this.deps.catalog.getPricing({ resourceId: caller.resourceId, pricingId }, { idempotent: true });
     } catch {
       throw incorrectSubscription();
     }

@@ -78,7 +78,7 @@ export class InvitePreviewService {
 
   private async pricing(resourceId: number, pricingId: number): Promise<Pricing | null> {
     try {
-      return await this.deps.catalog.getPricing({ resourceId, pricingId, admin: false }, { idempotent: true });
+      return await this.deps.catalog.getPricing({ resourceId, pricingId }, { idempotent: true });
     } catch {
       return null;
     }

@@ -133,7 +133,7 @@ export class TeamInviteService {
     if (!(typeof value === 'number' && Number.isSafeInteger(value) && value > 0)) throw fail('subscription_id is required');
     let pricing: Pricing;
     try {
-      pricing = await this.deps.catalog.getPricing({ resourceId: caller.resourceId, pricingId: value, admin: false }, { idempotent: true });
+      pricing = await this.deps.catalog.getPricing({ resourceId: caller.resourceId, pricingId: value }, { idempotent: true });
     } catch {
       throw fail('subscription_id is not an active Pricing of the resource');
     }
