@@ -83,11 +83,9 @@ async function ownerWithTeam(resourceId: number) {
 }
 
 const membershipsOf = async (resourceId: number, userIds: number[]) =>
-  (
-    await Promise.all(
-      userIds.map((userId) => stack.catalog.client.listMemberships({ resourceId, userId, includeHistory: false })),
-    )
-  ).flatMap((list) => list.items);
+  (await Promise.all(userIds.map((userId) => stack.catalog.client.listMemberships({ resourceId, userId, includeHistory: false })))).flatMap(
+    (list) => list.items,
+  );
 
 describe('teams', () => {
   it('creates a team only with can-own-teams eligibility, with the owner relationship', async () => {

@@ -1,6 +1,6 @@
 // Community's integration tests grant memberships through a real catalog process: starting it is
 // the one use of another service's code, and only in tests (ADR 0101; it moves to tests/stack next).
-// eslint-disable-next-line no-restricted-imports, import-x/no-restricted-paths
+// eslint-disable-next-line no-restricted-imports
 import { loadCatalogConfig, startCatalogService } from '@masthead/catalog';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
