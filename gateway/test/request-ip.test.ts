@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyDecoder } from '../src/http/body.js';
-import { requestParam, resolveRequestIp } from '../src/http/request-ip.js';
+import { resolveRequestIp } from '../src/http/request-ip.js';
+import { queryOrJsonText, rawRequestOf } from '../src/http/request.js';
 
 /** The request-IP rule of document 2, B (ADR 0031) and GET bodies, through a real express app. */
 describe('request IP and GET bodies', () => {
@@ -17,7 +18,7 @@ describe('request IP and GET bodies', () => {
       app.set('query parser', 'extended');
       app.use(bodyDecoder('1kb'));
       app.get('/ip', (req, res) => {
-        res.json({ ip: resolveRequestIp(req), param: requestParam(req, 'ip'), decoded: req.decoded });
+        res.json({ ip: resolveRequestIp(req), param: queryOrJsonText(rawRequestOf(req), 'ip'), decoded: req.decoded });
       });
       const server = await new Promise<Server>((resolve) => {
         const listening = app.listen(0, '127.0.0.1', () => resolve(listening));

@@ -2,20 +2,24 @@ import type { Resource } from '@masthead/proto/accounts';
 import type { User } from '@masthead/proto/identity';
 import type { Role } from './roles.js';
 
-/** Who is calling, as established by the shared checks. */
-export interface Caller {
+/** Who is calling, as established by the shared checks; `U` is what the access class proves. */
+export interface Caller<U extends User | null = User | null> {
   role: Role;
-  user: User | null;
+  user: U;
   sessionId: number;
   /** Set when a `service-api-key` identified the caller (role `service_account`). */
   serviceAccountId?: number;
 }
 
-/** Everything a route handler may rely on after the shared checks passed. */
-export interface RequestContext {
+/**
+ * Everything a route handler may rely on after the shared checks passed. `R` and `U` are what
+ * the route's access class proves about the resource and the user (routes/access.ts derives
+ * them from the class's policy); handlers never assert them.
+ */
+export interface RequestContext<R extends Resource | null = Resource | null, U extends User | null = User | null> {
   requestId: string;
-  resource: Resource | null;
-  caller: Caller;
+  resource: R;
+  caller: Caller<U>;
   /** Raw credential headers the action itself may need (never logged). */
   headers: {
     token: string;
@@ -27,4 +31,9 @@ export interface RequestContext {
   userAgent: string;
 }
 
-export const GUEST: Caller = { role: 'guest', user: null, sessionId: 0 };
+/** A context with a resource, whatever else its class proves (helpers shared across classes). */
+export type ResourceContext = RequestContext<Resource>;
+/** A context with a signed-in user and a resource: member, admin and service-account routes. */
+export type MemberScopeContext = RequestContext<Resource, User>;
+
+export const GUEST: Caller<null> = { role: 'guest', user: null, sessionId: 0 };

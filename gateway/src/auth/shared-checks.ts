@@ -1,9 +1,9 @@
-import { httpError } from '@masthead/core/errors';
 import type { Resource } from '@masthead/proto/accounts';
 import { ServiceKeyState } from '@masthead/proto/accounts';
 import { RelationshipStatus, SessionState } from '@masthead/proto/identity';
 import type { Request } from 'express';
 import type { ServiceClients } from '../clients.js';
+import { accessDenied, accessFail, authFailed, resourceNotExists, tokenCompromised, tokenExpired } from '../errors/access.js';
 import { GUEST, type Caller, type RequestContext } from './context.js';
 import type { ResourceResolver } from './resource-resolver.js';
 import { isAllowed, toRole, type RouteAccess } from './roles.js';
@@ -44,8 +44,6 @@ const BLOCKED_RELATIONSHIPS = new Set([
   RelationshipStatus.RELATIONSHIP_STATUS_REMOVED,
 ]);
 
-const resourceNotExists = () => httpError(404, 'resource_not_exists', 'Resource does not exist');
-
 /**
  * The shared checks of document 1 (Authentication rule 2), in order: resource resolution,
  * session state, role ACL, member context. One identity call at most; the resource comes from
@@ -69,11 +67,11 @@ export class SharedChecks {
     const token = header(req, 'token');
     const serviceKey = policy.serviceKey && resource ? header(req, 'service-api-key') : '';
     // The key is tried before the token; an invalid key falls back to ordinary resolution.
-    const keyCaller = serviceKey ? await this.authenticateServiceKey(serviceKey, resource!, action, requestId) : null;
+    const keyCaller = serviceKey && resource ? await this.authenticateServiceKey(serviceKey, resource, action, requestId) : null;
     const caller = keyCaller ?? (token ? await this.authenticate(token, resource?.id ?? 0, policy, requestId) : GUEST);
     if (!isAllowed(caller.role, policy.access)) {
-      if (caller.role === 'guest') throw httpError(401, 'auth_failed', 'Authentication required');
-      throw httpError(403, 'access', 'Access denied');
+      if (caller.role === 'guest') throw authFailed();
+      throw accessDenied();
     }
     if (policy.member && caller.user && !caller.user.active) throw accessFail();
 
@@ -106,7 +104,7 @@ export class SharedChecks {
     }
     // The key was used, whether or not this action is granted.
     this.serviceKeys.usage.record(account.id);
-    if (!account.fullAccess && !account.grants.includes(action)) throw httpError(403, 'access', 'Access denied');
+    if (!account.fullAccess && !account.grants.includes(action)) throw accessDenied();
     return { role: 'service_account', user, sessionId: 0, serviceAccountId: account.id };
   }
 
@@ -114,12 +112,10 @@ export class SharedChecks {
     const auth = await this.identity.authenticate({ token, resourceId }, { requestId, idempotent: true });
     if (!auth.user || auth.state === SessionState.SESSION_STATE_UNKNOWN) return GUEST;
     if (policy.sessionChecks) {
-      if (auth.state === SessionState.SESSION_STATE_EXPIRED) throw httpError(401, 'token_expired', 'Session token has expired');
-      if (auth.state === SessionState.SESSION_STATE_COMPROMISED) throw httpError(401, 'token_compromised', 'Session token is compromised');
+      if (auth.state === SessionState.SESSION_STATE_EXPIRED) throw tokenExpired();
+      if (auth.state === SessionState.SESSION_STATE_COMPROMISED) throw tokenCompromised();
     }
     if (policy.member && BLOCKED_RELATIONSHIPS.has(auth.relationship)) throw accessFail();
     return { role: toRole(auth.role), user: auth.user, sessionId: auth.sessionId };
   }
 }
-
-const accessFail = () => httpError(401, 'auth_access_fail', 'Account is inactive or its access to this resource is locked');

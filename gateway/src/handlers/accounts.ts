@@ -1,8 +1,8 @@
-import type { RouteHandler } from './types.js';
+import type { Handler } from '../routes/define.js';
 
 /** GET /resource: the member-facing configuration (document 1, section E). */
-export const getResource: RouteHandler = async (context, _req, { accounts }) => {
-  const resource = context.resource!;
+export const getResource: Handler<'memberAnySession'> = async (context, _input, { accounts }) => {
+  const resource = context.resource;
   const config = await accounts.getResourceConfig({ id: resource.id }, { requestId: context.requestId, idempotent: true });
   const body: Record<string, unknown> = {
     public_key: config.publicKey,

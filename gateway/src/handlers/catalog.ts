@@ -1,29 +1,28 @@
-import { httpError } from '@masthead/core/errors';
-import { parsePageRequest, toPageQuery } from '@masthead/core/pagination';
+import { toPageQuery } from '@masthead/core/pagination';
+import { type z } from 'zod';
 import { isAdminRole } from '../auth/roles.js';
+import { planNotFound, subscriptionNotFound } from '../errors/catalog.js';
+import { fromParams, type pageRequest, pathId } from '../http/request.js';
+import type { Handler } from '../routes/define.js';
 import { serializePaginator, serializePlan, serializePricing } from '../serializers/catalog.js';
-import type { RouteHandler } from './types.js';
-
-const PATH_ID = /^\d{1,9}$/;
 
 /** GET /plans: public plan list, paginated (document 1, section F). */
-export const listPlans: RouteHandler = async (context, req, { catalog }) => {
+export const listPlans: Handler<'guestWithResource', z.output<typeof pageRequest>> = async (context, page, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
-  const page = parsePageRequest(req.query as Record<string, unknown>);
   const result = await catalog.listPlans(
-    { resourceId: context.resource!.id, query: toPageQuery(page), admin },
+    { resourceId: context.resource.id, query: toPageQuery(page), admin },
     { requestId: context.requestId, idempotent: true },
   );
   return { body: { items: result.items.map((plan) => serializePlan(plan, admin)), paginator: serializePaginator(result.paginator) } };
 };
 
+export const planRequest = fromParams({ id: pathId(planNotFound) });
+
 /** GET /plans/{id}: plan detail. */
-export const getPlan: RouteHandler = async (context, req, { catalog }) => {
-  const id = String(req.params['id'] ?? '');
-  if (!PATH_ID.test(id)) throw httpError(404, 'plan_not_found', 'Plan not found');
+export const getPlan: Handler<'guestWithResource', z.output<typeof planRequest>> = async (context, { id }, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
   const plan = await catalog.getPlan(
-    { resourceId: context.resource!.id, planId: Number(id), admin },
+    { resourceId: context.resource.id, planId: id, admin },
     { requestId: context.requestId, idempotent: true },
   );
   return { body: serializePlan(plan, admin) };
@@ -33,7 +32,7 @@ export const getPlan: RouteHandler = async (context, req, { catalog }) => {
  * GET /integrations/plans: the embedded catalog, grouped by plan, by title ascending, not
  * paginated. The resource header is optional here: without one the answer is `{items: []}`.
  */
-export const listEmbeddedPlans: RouteHandler = async (context, _req, { catalog }) => {
+export const listEmbeddedPlans: Handler<'guest'> = async (context, _input, { catalog }) => {
   if (!context.resource) return { body: { items: [] } };
   const admin = isAdminRole(context.caller.role);
   const result = await catalog.listEmbeddedPlans(
@@ -44,11 +43,10 @@ export const listEmbeddedPlans: RouteHandler = async (context, _req, { catalog }
 };
 
 /** GET /subscriptions: public Pricing list, paginated and filterable. */
-export const listPricings: RouteHandler = async (context, req, { catalog }) => {
+export const listPricings: Handler<'guestWithResource', z.output<typeof pageRequest>> = async (context, page, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
-  const page = parsePageRequest(req.query as Record<string, unknown>);
   const result = await catalog.listPricings(
-    { resourceId: context.resource!.id, query: toPageQuery(page), admin },
+    { resourceId: context.resource.id, query: toPageQuery(page), admin },
     { requestId: context.requestId, idempotent: true },
   );
   return {
@@ -56,13 +54,13 @@ export const listPricings: RouteHandler = async (context, req, { catalog }) => {
   };
 };
 
+export const pricingRequest = fromParams({ id: pathId(subscriptionNotFound) });
+
 /** GET /subscriptions/{id}: Pricing detail, visible like the plan detail (ADR 0010). */
-export const getPricing: RouteHandler = async (context, req, { catalog }) => {
-  const id = String(req.params['id'] ?? '');
-  if (!PATH_ID.test(id)) throw httpError(404, 'subscription_not_found', 'Subscription not found');
+export const getPricing: Handler<'guestWithResource', z.output<typeof pricingRequest>> = async (context, { id }, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
   const pricing = await catalog.getPricing(
-    { resourceId: context.resource!.id, pricingId: Number(id), admin },
+    { resourceId: context.resource.id, pricingId: id, admin },
     { requestId: context.requestId, idempotent: true },
   );
   return { body: serializePricing(pricing, admin) };

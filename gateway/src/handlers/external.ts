@@ -1,17 +1,29 @@
+import { z } from 'zod';
 import { isAdminRole } from '../auth/roles.js';
+import { queryText } from '../http/request.js';
+import type { Handler } from '../routes/define.js';
 import { serializePricing } from '../serializers/catalog.js';
-import type { RouteHandler } from './types.js';
+
+/**
+ * A query value that is not a single string (absent, repeated, a bracket map) counts as
+ * missing: catalog answers 409 external_source_id_required.
+ */
+export const externalSubscriptionRequest = z
+  .object({ query: z.object({ external_source_id: queryText }) })
+  .transform(({ query }) => ({ externalSourceId: query.external_source_id }));
 
 /**
  * GET /integrations/external/subscription (document 2, section I): the resource's Pricing mapped
- * to an external product ID. A query value that is not a single string (absent, repeated, a
- * bracket map) counts as missing: 409 external_source_id_required.
+ * to an external product ID.
  */
-export const getExternalSubscription: RouteHandler = async (context, req, { catalog }) => {
-  const value = req.query['external_source_id'];
+export const getExternalSubscription: Handler<'serviceAccount', z.output<typeof externalSubscriptionRequest>> = async (
+  context,
+  { externalSourceId },
+  { catalog },
+) => {
   const admin = isAdminRole(context.caller.role);
   const pricing = await catalog.findPricingByExternalSource(
-    { resourceId: context.resource!.id, externalSourceId: typeof value === 'string' ? value : undefined, admin },
+    { resourceId: context.resource.id, externalSourceId, admin },
     { requestId: context.requestId, idempotent: true },
   );
   return { body: { subscription: serializePricing(pricing, admin) } };

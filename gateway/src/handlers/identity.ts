@@ -1,54 +1,52 @@
 import type { SignInResponse } from '@masthead/proto/identity';
+import { type z } from 'zod';
 import type { RequestContext } from '../auth/context.js';
 import { isAdminRole } from '../auth/roles.js';
-import { bodyFields, stringField } from '../http/body.js';
+import { fromFields, optionalText, text } from '../http/request.js';
 import { serializeMembership, serializeMembershipChange } from '../serializers/catalog.js';
 import { serializeTeam } from '../serializers/community.js';
 import { serializeUser } from '../serializers/user.js';
-import type { RouteHandler } from './types.js';
+import type { Handler } from '../routes/define.js';
+
+/** How a sign-in wants its session delivered: `response_type`, `redirect_uri` (POST /authorization and its siblings). */
+export const sessionFields = { response_type: text, redirect_uri: text };
 
 /**
- * POST /authorization (document 1, section B). Body fields arrive as JSON or form (form wins);
- * a field of the wrong type counts as missing, which yields the operation's documented 409.
+ * POST /authorization (document 1, section B). A field of the wrong type counts as missing,
+ * which yields the operation's documented 409 from identity.
  */
-export const signIn: RouteHandler = async (context, req, { identity }) => {
-  const fields = bodyFields(req);
+export const signInRequest = fromFields({ email: text, password: text, ...sessionFields });
+
+export const signIn: Handler<'guest', z.output<typeof signInRequest>> = async (context, fields, { identity }) => {
   const result = await identity.signIn(
-    {
-      resourceId: context.resource?.id ?? 0,
-      email: stringField(fields, 'email'),
-      password: stringField(fields, 'password'),
-      ...sessionRequest(context, fields),
-    },
+    { resourceId: context.resource?.id ?? 0, email: fields.email, password: fields.password, ...sessionRequest(context, fields) },
     { requestId: context.requestId },
   );
   return { body: serializeSessionResult(result) };
 };
 
-/** How a sign-in wants its session delivered, and where it comes from (POST /authorization and its siblings). */
-export const sessionRequest = (context: RequestContext, fields: Record<string, unknown>) => ({
-  responseType: stringField(fields, 'response_type'),
-  redirectUri: stringField(fields, 'redirect_uri'),
+/** Where a sign-in comes from, with how it wants its session delivered. */
+export const sessionRequest = (context: RequestContext, fields: { response_type: string; redirect_uri: string }) => ({
+  responseType: fields.response_type,
+  redirectUri: fields.redirect_uri,
   guestSession: context.headers.session,
   sourceType: context.headers.sourceType,
   ip: context.ip,
   userAgent: context.userAgent,
 });
 
-/**
- * POST /registration: the same body as sign-in, 201 because a member was created or joined.
- * Fields of the wrong type count as missing and yield the documented 409s.
- */
-export const register: RouteHandler = async (context, req, { identity }) => {
-  const fields = bodyFields(req);
-  const optionalText = (name: string) => stringField(fields, name).trim() || undefined;
+/** POST /registration: the same body as sign-in, with optional names. */
+export const registrationRequest = fromFields({ email: text, password: text, first_name: optionalText, last_name: optionalText });
+
+/** 201 because a member was created or joined; wrong-typed fields yield the documented 409s. */
+export const register: Handler<'guestWithResource', z.output<typeof registrationRequest>> = async (context, fields, { identity }) => {
   const result = await identity.register(
     {
-      resourceId: context.resource!.id,
-      email: stringField(fields, 'email'),
-      password: stringField(fields, 'password'),
-      firstName: optionalText('first_name'),
-      lastName: optionalText('last_name'),
+      resourceId: context.resource.id,
+      email: fields.email,
+      password: fields.password,
+      firstName: fields.first_name,
+      lastName: fields.last_name,
       guestSession: context.headers.session,
       sourceType: context.headers.sourceType,
       ip: context.ip,
@@ -59,10 +57,12 @@ export const register: RouteHandler = async (context, req, { identity }) => {
   return { status: 201, body: serializeSessionResult(result) };
 };
 
+/** A body of one `email` field (JSON or form): email validation and the mailed-code requests. */
+export const emailRequest = fromFields({ email: text });
+
 /** POST /email-validation: `{result: true}` when the email can register in this resource. */
-export const validateEmail: RouteHandler = async (context, req, { identity }) => {
-  const email = stringField(bodyFields(req), 'email');
-  await identity.validateEmail({ resourceId: context.resource!.id, email, ip: context.ip }, { requestId: context.requestId });
+export const validateEmail: Handler<'guestWithResource', z.output<typeof emailRequest>> = async (context, { email }, { identity }) => {
+  await identity.validateEmail({ resourceId: context.resource.id, email, ip: context.ip }, { requestId: context.requestId });
   return { body: { result: true } };
 };
 
@@ -85,9 +85,9 @@ export function serializeSessionResult(result: SignInResponse): Record<string, u
 }
 
 /** GET /user: the user projection at top level; resource views only with a resource. */
-export const getUser: RouteHandler = async (context, _req, { identity }) => {
+export const getUser: Handler<'memberOptionalResource'> = async (context, _input, { identity }) => {
   const profile = await identity.getProfile(
-    { userId: context.caller.user!.id, resourceId: context.resource?.id ?? 0, admin: isAdminRole(context.caller.role) },
+    { userId: context.caller.user.id, resourceId: context.resource?.id ?? 0, admin: isAdminRole(context.caller.role) },
     { requestId: context.requestId, idempotent: true },
   );
   const body: Record<string, unknown> = serializeUser(profile.user!);

@@ -1,8 +1,8 @@
-import { httpError } from '@masthead/core/errors';
-import type { Request } from 'express';
-import type { RequestContext } from '../auth/context.js';
-import { bodyFields, jsonObject, stringField } from '../http/body.js';
-import type { RouteHandler } from './types.js';
+import { z } from 'zod';
+import type { ResourceContext } from '../auth/context.js';
+import { incorrectData } from '../errors/request.js';
+import { fromFields, fromQuery, jsonBoolean, optionalText, queryText, raise, text } from '../http/request.js';
+import type { Handler } from '../routes/define.js';
 
 /**
  * The create-member flag of POST /idp/oauth/token. Its first letter is the Cyrillic `с`
@@ -10,36 +10,39 @@ import type { RouteHandler } from './types.js';
  */
 export const CREATE_MEMBER_FLAG = '\u0441reate_user_if_not_exist';
 
-const requestOf = (context: RequestContext) => ({ requestId: context.requestId });
-const resourceIdOf = (context: RequestContext) => context.resource!.id;
+const requestOf = (context: ResourceContext) => ({ requestId: context.requestId });
+const resourceIdOf = (context: ResourceContext) => context.resource.id;
 
 /** Y-m-d H:i:s in UTC, the spec's `expired_at` format (no timezone). */
 const toSpecDateTime = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
-/** The signed-in member of a member-context operation (the row's access class checked the rest). */
-function memberId(context: RequestContext): number {
-  if (!context.caller.user) throw httpError(401, 'auth_failed', 'Authentication required');
-  return context.caller.user.id;
-}
-
 /** The JSON body of an operation that requires one: 400 incorrect_data otherwise (document 1, A). */
-function requiredJson(req: Request): Record<string, unknown> {
-  const body = jsonObject(req);
-  if (!body) throw httpError(400, 'incorrect_data', 'body must be JSON');
-  return body;
-}
+const requiredJson = <T extends z.ZodRawShape>(shape: T) =>
+  z
+    .object({ json: z.record(z.unknown()).optional() })
+    .transform(({ json }, ctx) => json ?? raise(ctx, () => incorrectData('body must be JSON')))
+    .pipe(z.object(shape));
+
+/**
+ * POST /idp/oauth/token: `invite` (JSON or form); the create-member flag counts only as a JSON
+ * boolean: a form string or any other JSON type leaves the default (true).
+ */
+export const exchangeTokenRequest = z
+  .object({ fields: z.object({ invite: text }), json: z.object({ [CREATE_MEMBER_FLAG]: jsonBoolean }).optional() })
+  .transform(({ fields, json }) => ({ invite: fields.invite, createMember: json?.[CREATE_MEMBER_FLAG] }));
 
 /** POST /idp/oauth/token: 201 on the registration path, 200 for a linked identity. */
-export const exchangeToken: RouteHandler = async (context, req, { identityProvider }) => {
-  const fields = bodyFields(req);
-  // Only a JSON boolean is honoured; a form string or any other JSON type leaves the default (true).
-  const flag = jsonObject(req)?.[CREATE_MEMBER_FLAG];
+export const exchangeToken: Handler<'guestWithResource', z.output<typeof exchangeTokenRequest>> = async (
+  context,
+  { invite, createMember },
+  { identityProvider },
+) => {
   const result = await identityProvider.exchangeToken(
     {
       resourceId: resourceIdOf(context),
       idpToken: context.headers.idpToken,
-      invite: stringField(fields, 'invite'),
-      createMember: typeof flag === 'boolean' ? flag : undefined,
+      invite,
+      createMember,
       guestSession: context.headers.session,
       sourceType: context.headers.sourceType,
       ip: context.ip,
@@ -50,18 +53,24 @@ export const exchangeToken: RouteHandler = async (context, req, { identityProvid
   return { status: result.registered ? 201 : 200, body: { token: result.token, existed: result.existed } };
 };
 
+/** POST /idp/sign-in: JSON only. */
+export const providerSignInRequest = requiredJson({ email: text, password: text });
+
 /** POST /idp/sign-in: a provider ID token for email and password; no session. */
-export const providerSignIn: RouteHandler = async (context, req, { identityProvider }) => {
-  const body = requiredJson(req);
+export const providerSignIn: Handler<'guestWithResource', z.output<typeof providerSignInRequest>> = async (
+  context,
+  { email, password },
+  { identityProvider },
+) => {
   const result = await identityProvider.providerSignIn(
-    { resourceId: resourceIdOf(context), email: stringField(body, 'email'), password: stringField(body, 'password'), ip: context.ip },
+    { resourceId: resourceIdOf(context), email, password, ip: context.ip },
     requestOf(context),
   );
   return { body: { idp_user_id: result.idpUserId, status: true, idp_token_id: result.idpToken } };
 };
 
 /** POST /idp/verify-token: what the header's provider ID token says. */
-export const verifyToken: RouteHandler = async (context, _req, { identityProvider }) => {
+export const verifyToken: Handler<'guestWithResource'> = async (context, _input, { identityProvider }) => {
   const result = await identityProvider.verifyToken(
     { resourceId: resourceIdOf(context), idpToken: context.headers.idpToken },
     requestOf(context),
@@ -75,16 +84,20 @@ export const verifyToken: RouteHandler = async (context, _req, { identityProvide
   };
 };
 
+export const registerIdentityRequest = fromFields({ first_name: optionalText, last_name: optionalText });
+
 /** POST /idp/registration (ADR 0051): links or creates the member; no session. */
-export const registerIdentity: RouteHandler = async (context, req, { identityProvider }) => {
-  const fields = bodyFields(req);
-  const optionalText = (name: string) => stringField(fields, name).trim() || undefined;
+export const registerIdentity: Handler<'guestWithResource', z.output<typeof registerIdentityRequest>> = async (
+  context,
+  fields,
+  { identityProvider },
+) => {
   const result = await identityProvider.registerIdentity(
     {
       resourceId: resourceIdOf(context),
       idpToken: context.headers.idpToken,
-      firstName: optionalText('first_name'),
-      lastName: optionalText('last_name'),
+      firstName: fields.first_name,
+      lastName: fields.last_name,
       requestIp: context.ip,
     },
     requestOf(context),
@@ -96,7 +109,7 @@ export const registerIdentity: RouteHandler = async (context, req, { identityPro
 };
 
 /** POST /idp/revoke-token (ADR 0051): revokes the provider sessions of the header's identity. */
-export const revokeToken: RouteHandler = async (context, _req, { identityProvider }) => {
+export const revokeToken: Handler<'guestWithResource'> = async (context, _input, { identityProvider }) => {
   const result = await identityProvider.revokeProviderSessions(
     { resourceId: resourceIdOf(context), idpToken: context.headers.idpToken },
     requestOf(context),
@@ -105,55 +118,65 @@ export const revokeToken: RouteHandler = async (context, _req, { identityProvide
 };
 
 /** GET /idp/custom-token (ADR 0051): a provider custom token for the signed-in member. */
-export const customToken: RouteHandler = async (context, _req, { identityProvider }) => {
+export const customToken: Handler<'member'> = async (context, _input, { identityProvider }) => {
   const result = await identityProvider.createCustomToken(
-    { resourceId: resourceIdOf(context), userId: memberId(context) },
+    { resourceId: resourceIdOf(context), userId: context.caller.user.id },
     requestOf(context),
   );
   return { body: { status: true, idp_custom_token: result.customToken } };
 };
 
 /** GET /idp/account (ADR 0051): the resource's public provider configuration. */
-export const providerAccount: RouteHandler = async (context, _req, { identityProvider }) => {
+export const providerAccount: Handler<'guestWithResource'> = async (context, _input, { identityProvider }) => {
   const account = await identityProvider.getProviderAccount({ resourceId: resourceIdOf(context) }, requestOf(context));
   return { body: { project_id: account.projectId, web_app_config: account.webAppConfig ?? {} } };
 };
 
+export const checkEmailRequest = fromQuery({ email: queryText });
+
 /** GET /idp/check/email?email= (ADR 0051): the email's relationship with this resource. */
-export const checkEmail: RouteHandler = async (context, req, { identityProvider }) => {
-  const email = typeof req.query['email'] === 'string' ? req.query['email'] : '';
+export const checkEmail: Handler<'guestWithResource', z.output<typeof checkEmailRequest>> = async (
+  context,
+  query,
+  { identityProvider },
+) => {
+  const email = query.email ?? '';
   const result = await identityProvider.checkEmail({ resourceId: resourceIdOf(context), email, ip: context.ip }, requestOf(context));
   return { body: { resource_member: result.resourceMember, idp_linked: result.idpLinked } };
 };
 
-/** The body of both provider mails: `email`, optional `continue_url`. */
-function mailRequest(context: RequestContext, req: Request) {
-  const fields = bodyFields(req);
-  return {
-    resourceId: resourceIdOf(context),
-    email: stringField(fields, 'email'),
-    continueUrl: stringField(fields, 'continue_url'),
-    ip: context.ip,
-  };
-}
+/** The body of both provider mails: `email`, optional `continue_url` (JSON or form). */
+export const mailRequest = fromFields({ email: text, continue_url: text });
+type MailRequest = z.output<typeof mailRequest>;
+
+const mailOf = (context: ResourceContext, fields: MailRequest) => ({
+  resourceId: resourceIdOf(context),
+  email: fields.email,
+  continueUrl: fields.continue_url,
+  ip: context.ip,
+});
 
 /** POST /idp/password-reset (ADR 0051): the provider mails a reset link; same answer for any email. */
-export const passwordReset: RouteHandler = async (context, req, { identityProvider }) => {
-  await identityProvider.sendPasswordReset(mailRequest(context, req), requestOf(context));
+export const passwordReset: Handler<'guestWithResource', MailRequest> = async (context, fields, { identityProvider }) => {
+  await identityProvider.sendPasswordReset(mailOf(context, fields), requestOf(context));
   return { body: { status: true } };
 };
 
 /** POST /idp/email-auth-link (ADR 0051): the provider mails a sign-in link to `continue_url`. */
-export const emailAuthLink: RouteHandler = async (context, req, { identityProvider }) => {
-  await identityProvider.sendEmailSignInLink(mailRequest(context, req), requestOf(context));
+export const emailAuthLink: Handler<'guestWithResource', MailRequest> = async (context, fields, { identityProvider }) => {
+  await identityProvider.sendEmailSignInLink(mailOf(context, fields), requestOf(context));
   return { body: { status: true } };
 };
 
+/** PUT /idp/docstore/user: every body field (JSON or form); a malformed JSON body is 400 incorrect_data. */
+export const docstoreRequest = z
+  .object({ malformed: z.boolean(), fields: z.record(z.unknown()) })
+  .transform(({ malformed, fields }, ctx) => (malformed ? raise(ctx, () => incorrectData('body must be JSON')) : fields));
+
 /** PUT /idp/docstore/user (ADR 0052): merges the body's fields into the member's document. */
-export const updateDocstoreUser: RouteHandler = async (context, req, { identityProvider }) => {
-  if (req.decoded.malformed) throw httpError(400, 'incorrect_data', 'body must be JSON');
+export const updateDocstoreUser: Handler<'member', z.output<typeof docstoreRequest>> = async (context, fields, { identityProvider }) => {
   const result = await identityProvider.updateDocstoreUser(
-    { resourceId: resourceIdOf(context), userId: memberId(context), fields: bodyFields(req) },
+    { resourceId: resourceIdOf(context), userId: context.caller.user.id, fields },
     requestOf(context),
   );
   return { body: { status: true, idp_user_id: result.documentId, data: result.fields ?? {} } };

@@ -1,8 +1,11 @@
-import { httpError } from '@masthead/core/errors';
 import { parsePageRequest, toPageQuery } from '@masthead/core/pagination';
 import { CurrencySource } from '@masthead/proto/accounts';
-import type { Request } from 'express';
-import { jsonParam, localizationIp, queryParam, requestParam, resolveRequestIp } from '../http/request-ip.js';
+import { z } from 'zod';
+import { isAdminRole } from '../auth/roles.js';
+import { languageNotFound } from '../errors/accounts.js';
+import { resolveRequestIp } from '../http/request-ip.js';
+import { fromParams, lastQueryValue, parsedWith, pathId, queryOrJsonText, rawRequest, type RawRequest } from '../http/request.js';
+import type { Handler } from '../routes/define.js';
 import { serializePaginator } from '../serializers/catalog.js';
 import {
   serializeAdminCurrency,
@@ -12,36 +15,39 @@ import {
   serializeGroupedCountry,
   serializeLanguage,
 } from '../serializers/localization.js';
-import type { RouteHandler } from './types.js';
-
-const PATH_ID = /^\d{1,9}$/;
 
 /**
  * `real` (document 2, B: a boolean filter, default false): the query text "true" or "1" (any
  * case), or a JSON body `real: true`; only a JSON boolean counts in the body.
  */
-function realFlag(req: Request): boolean {
-  const query = queryParam(req, 'real');
+const realFlag = (raw: RawRequest): boolean => {
+  const query = lastQueryValue(raw, 'real');
   if (query !== undefined) return ['true', '1'].includes(query.trim().toLowerCase());
-  return jsonParam(req, 'real') === true;
-}
+  return raw.json?.['real'] === true;
+};
+
+/** GET /countries and GET /admin/countries: `real`, and the `ip` an admin context may name. */
+export const countriesRequest = rawRequest.transform((raw) => ({ real: realFlag(raw), ip: queryOrJsonText(raw, 'ip').trim() }));
 
 /**
  * GET /countries and GET /admin/countries (document 2, B): country records with `selected` from
  * the request IP, or the grouped users' countries with a resource and `real` (or the resource
  * setting `use_group_users_country`). An admin context may name the IP with `ip`.
  */
-export const listCountries: RouteHandler = async (context, req, { accounts }) => {
+export const listCountries: Handler<'guest' | 'admin', z.output<typeof countriesRequest>> = async (context, input, { accounts }, req) => {
+  // The request IP unless an admin context (admin, partner, root) names another one.
+  const ip = (isAdminRole(context.caller.role) ? input.ip : '') || resolveRequestIp(req);
   const result = await accounts.listCountries(
-    { resourceId: context.resource?.id ?? 0, real: realFlag(req), ip: localizationIp(req, context) },
+    { resourceId: context.resource?.id ?? 0, real: input.real, ip },
     { requestId: context.requestId, idempotent: true },
   );
   return { body: { items: result.items.map(result.grouped ? serializeGroupedCountry : serializeCountry) } };
 };
 
+export const geoInfoRequest = rawRequest.transform((raw) => ({ ip: queryOrJsonText(raw, 'ip').trim() }));
+
 /** GET /geoinfo: `ip` (no format validation; falsey → the request IP). No handler error code. */
-export const getGeoInfo: RouteHandler = async (context, req, { accounts }) => {
-  const asked = requestParam(req, 'ip').trim();
+export const getGeoInfo: Handler<'guest', z.output<typeof geoInfoRequest>> = async (context, { ip: asked }, { accounts }, req) => {
   // "0" is falsey where the spec's behaviour comes from, and is no address either.
   const ip = asked && asked !== '0' ? asked : resolveRequestIp(req);
   const info = await accounts.getGeoInfo({ ip }, { requestId: context.requestId, idempotent: true });
@@ -49,7 +55,7 @@ export const getGeoInfo: RouteHandler = async (context, req, { accounts }) => {
 };
 
 /** GET /currency: `{items: [{title}]}` in configured order; `items` omitted when none. */
-export const listCurrencies: RouteHandler = async (context, _req, { accounts }) => {
+export const listCurrencies: Handler<'guest'> = async (context, _input, { accounts }) => {
   const result = await accounts.listCurrencies(
     { resourceId: context.resource?.id ?? 0 },
     { requestId: context.requestId, idempotent: true },
@@ -67,25 +73,37 @@ const SOURCE_NAMES: Partial<Record<CurrencySource, string>> = {
  * with their ISO 4217 code, name and minor-unit digits (null where the label is no ISO code),
  * and where the list comes from.
  */
-export const adminListCurrencies: RouteHandler = async (context, _req, { accounts }) => {
-  const result = await accounts.listCurrencies({ resourceId: context.resource!.id }, { requestId: context.requestId, idempotent: true });
+export const adminListCurrencies: Handler<'admin'> = async (context, _input, { accounts }) => {
+  const result = await accounts.listCurrencies({ resourceId: context.resource.id }, { requestId: context.requestId, idempotent: true });
   const body: Record<string, unknown> = {};
   if (result.items.length > 0) body['items'] = result.items.map(serializeAdminCurrency);
   body['source'] = SOURCE_NAMES[result.source] ?? null;
   return { body };
 };
 
+/**
+ * `page` of GET /languages is "cast to integer" (document 2, B): a decimal such as 2.5 is page 2,
+ * not a 409 (ADR 0105). Other text is left to the shared page parser, which refuses it.
+ */
+const castToInteger = (value: unknown): unknown => {
+  const last = Array.isArray(value) ? (value.at(-1) as unknown) : value;
+  return typeof last === 'string' && /^\s*\d+\.\d*\s*$/.test(last) ? String(Math.trunc(Number(last))) : value;
+};
+
+export const languagesRequest = z
+  .object({ query: parsedWith((query) => parsePageRequest({ ...query, page: castToInteger(query['page']) })) })
+  .transform(({ query }) => query);
+
 /** GET /languages: paginated, every language (inactive and non-default included). */
-export const listLanguages: RouteHandler = async (context, req, { accounts }) => {
-  const page = parsePageRequest(req.query as Record<string, unknown>);
+export const listLanguages: Handler<'guest', z.output<typeof languagesRequest>> = async (context, page, { accounts }) => {
   const result = await accounts.listLanguages({ query: toPageQuery(page) }, { requestId: context.requestId, idempotent: true });
   return { body: { items: result.items.map(serializeLanguage), paginator: serializePaginator(result.paginator) } };
 };
 
+export const languageRequest = fromParams({ id: pathId(languageNotFound, { zero: false }) });
+
 /** GET /languages/{id}: the language record; 404 language_not_found otherwise. */
-export const getLanguage: RouteHandler = async (context, req, { accounts }) => {
-  const id = String(req.params['id'] ?? '');
-  if (!PATH_ID.test(id) || Number(id) === 0) throw httpError(404, 'language_not_found', 'Language not found');
-  const language = await accounts.getLanguage({ id: Number(id) }, { requestId: context.requestId, idempotent: true });
+export const getLanguage: Handler<'guest', z.output<typeof languageRequest>> = async (context, { id }, { accounts }) => {
+  const language = await accounts.getLanguage({ id }, { requestId: context.requestId, idempotent: true });
   return { body: serializeLanguage(language) };
 };

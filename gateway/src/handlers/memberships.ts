@@ -1,9 +1,11 @@
-import { httpError } from '@masthead/core/errors';
 import { parsePageRequest, toPageQuery } from '@masthead/core/pagination';
-import type { Request } from 'express';
-import type { RequestContext } from '../auth/context.js';
+import { z } from 'zod';
+import type { MemberScopeContext } from '../auth/context.js';
 import { isAdminRole } from '../auth/roles.js';
-import { jsonObject } from '../http/body.js';
+import { invalidAutorenew, subscriptionNotFound, teamNotFound } from '../errors/catalog.js';
+import { incorrectData } from '../errors/request.js';
+import { type pageRequest, parsedWith, pathId, raise } from '../http/request.js';
+import type { Handler } from '../routes/define.js';
 import {
   serializeMembership,
   serializeMembershipChange,
@@ -12,46 +14,37 @@ import {
   serializeResourceMemberships,
   serializeUserPlan,
 } from '../serializers/catalog.js';
-import type { RouteHandler } from './types.js';
 
 /** Member routes of the catalog (document 1, sections C, E and F); ADR 0011. */
 
-const PATH_ID = /^\d{1,9}$/;
-
-const query = (req: Request) => req.query as Record<string, unknown>;
-
 /** Page, limit and filter only, for the lists that read no order, by or sort. */
-const pageAndFilter = (req: Request) =>
-  parsePageRequest({ page: query(req)['page'], limit: query(req)['limit'], filter: query(req)['filter'] });
+const pageAndFilter = parsedWith((query) => parsePageRequest({ page: query['page'], limit: query['limit'], filter: query['filter'] }));
 
-const member = (context: RequestContext) => ({ resourceId: context.resource!.id, userId: context.caller.user!.id });
-const call = (context: RequestContext) => ({ requestId: context.requestId, idempotent: true });
+export const pageAndFilterRequest = z.object({ query: pageAndFilter }).transform(({ query }) => query);
+type Page = z.output<typeof pageRequest>;
+
+const member = (context: MemberScopeContext) => ({ resourceId: context.resource.id, userId: context.caller.user.id });
+const call = (context: MemberScopeContext) => ({ requestId: context.requestId, idempotent: true });
 
 /** `{id}` of /user/subscriptions/{id}: the membership ID; anything else is not found. */
-function membershipId(req: Request): number {
-  const id = String(req.params['id'] ?? '');
-  if (!PATH_ID.test(id)) throw httpError(404, 'subscription_not_found', 'Subscription not found');
-  return Number(id);
-}
+const membershipId = z.object({ id: pathId(subscriptionNotFound) });
+export const membershipRequest = z.object({ params: membershipId }).transform(({ params }) => params);
 
 /** GET /user/plans: distinct plans of the member's memberships, each with one `subscription`. */
-export const listUserPlans: RouteHandler = async (context, req, { catalog }) => {
+export const listUserPlans: Handler<'member', Page> = async (context, page, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
-  const page = parsePageRequest(query(req));
   const result = await catalog.listUserPlans({ ...member(context), query: toPageQuery(page), admin }, call(context));
   return { body: { items: result.items.map((plan) => serializeUserPlan(plan, admin)), paginator: serializePaginator(result.paginator) } };
 };
 
 /** GET /user/teams/{team_id}/plans: seat plans, pricings with `users_limit`; no sorting option. */
-export const listTeamPlans: RouteHandler = async (context, req, { catalog }) => {
-  const teamId = String(req.params['team_id'] ?? '');
-  if (!PATH_ID.test(teamId)) throw httpError(404, 'team_not_found', 'Team not found');
+export const teamPlansRequest = z
+  .object({ params: z.object({ team_id: pathId(teamNotFound) }), query: pageAndFilter })
+  .transform(({ params, query }) => ({ teamId: params.team_id, page: query }));
+
+export const listTeamPlans: Handler<'member', z.output<typeof teamPlansRequest>> = async (context, { teamId, page }, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
-  const page = pageAndFilter(req);
-  const result = await catalog.listTeamPlans(
-    { ...member(context), teamId: Number(teamId), query: toPageQuery(page), admin },
-    call(context),
-  );
+  const result = await catalog.listTeamPlans({ ...member(context), teamId, query: toPageQuery(page), admin }, call(context));
   return {
     body: {
       items: result.items.map((plan) => serializePlan(plan, admin, { usersLimit: true })),
@@ -61,8 +54,7 @@ export const listTeamPlans: RouteHandler = async (context, req, { catalog }) => 
 };
 
 /** GET /user/plans/history: the member's membership changes, paginated like the other lists. */
-export const listMembershipHistory: RouteHandler = async (context, req, { catalog }) => {
-  const page = parsePageRequest(query(req));
+export const listMembershipHistory: Handler<'member', Page> = async (context, page, { catalog }) => {
   const result = await catalog.listMembershipHistory({ ...member(context), query: toPageQuery(page) }, call(context));
   return { body: { items: result.items.map(serializeMembershipChange), paginator: serializePaginator(result.paginator) } };
 };
@@ -72,12 +64,17 @@ export const listMembershipHistory: RouteHandler = async (context, req, { catalo
  * like PUT /sponsor/sponsored-subscriptions/{id}); `autorenew` must be a JSON boolean (409
  * invalid_autorenew: the string "true" or a form field does not count). Unknown keys are ignored.
  */
-export const setMembershipRenewal: RouteHandler = async (context, req, { catalog }) => {
-  const id = membershipId(req);
-  const body = req.decoded.form ? undefined : jsonObject(req);
-  if (!body) throw httpError(400, 'incorrect_data', 'The body must be a JSON object');
-  const autorenew = body['autorenew'];
-  if (typeof autorenew !== 'boolean') throw httpError(409, 'invalid_autorenew', 'autorenew must be a JSON boolean');
+export const renewalRequest = z
+  .object({ params: membershipId, form: z.boolean(), json: z.record(z.unknown()).optional() })
+  .transform(({ params, form, json }, ctx) => {
+    const body = form ? undefined : json;
+    if (!body) return raise(ctx, incorrectData);
+    const autorenew = body['autorenew'];
+    if (typeof autorenew !== 'boolean') return raise(ctx, invalidAutorenew);
+    return { id: params.id, autorenew };
+  });
+
+export const setMembershipRenewal: Handler<'member', z.output<typeof renewalRequest>> = async (context, { id, autorenew }, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
   const membership = await catalog.setMembershipRenewal(
     { ...member(context), membershipId: id, autorenew, admin },
@@ -87,8 +84,7 @@ export const setMembershipRenewal: RouteHandler = async (context, req, { catalog
 };
 
 /** DELETE /user/subscriptions/{id}: detaches the membership (it becomes inactive). */
-export const detachMembership: RouteHandler = async (context, req, { catalog }) => {
-  const id = membershipId(req);
+export const detachMembership: Handler<'member', z.output<typeof membershipRequest>> = async (context, { id }, { catalog }) => {
   await catalog.detachMembership({ ...member(context), membershipId: id, admin: false }, { requestId: context.requestId });
   return { body: { result: true } };
 };
@@ -98,13 +94,12 @@ export const detachMembership: RouteHandler = async (context, req, { catalog }) 
  * `filter` is parsed and validated but not applied; order, by and sort are not read. A page
  * without resources is exactly `{items: [{resources: []}]}`, as the spec writes it.
  */
-export const listResourceMemberships: RouteHandler = async (context, req, { catalog }) => {
-  const page = pageAndFilter(req);
+export const listResourceMemberships: Handler<'member', z.output<typeof pageAndFilterRequest>> = async (context, page, { catalog }) => {
   const admin = isAdminRole(context.caller.role);
   const result = await catalog.listResourceMemberships(
     {
-      userId: context.caller.user!.id,
-      partnerId: context.resource!.partnerId,
+      userId: context.caller.user.id,
+      partnerId: context.resource.partnerId,
       query: toPageQuery({ ...page, filter: {} }),
       admin,
     },

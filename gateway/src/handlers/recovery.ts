@@ -1,8 +1,9 @@
 import type { ClientInfo } from '@masthead/proto/identity/recovery';
+import { type z } from 'zod';
 import type { RequestContext } from '../auth/context.js';
-import { bodyFields, stringField } from '../http/body.js';
-import { serializeSessionResult } from './identity.js';
-import type { RouteHandler } from './types.js';
+import { fromFields, fromParams, text } from '../http/request.js';
+import type { Handler } from '../routes/define.js';
+import { type emailRequest, serializeSessionResult } from './identity.js';
 
 /**
  * Codes sent to members and external login (document 1, section B; designs in docs/adr/0055
@@ -21,10 +22,9 @@ const ACKNOWLEDGED = { body: { result: true } };
 
 /** A request for a mailed code: `{result: true}` for any valid email, known or not (ADR 0055). */
 const codeRequest =
-  (call: 'resendConfirmation' | 'requestPasswordReset'): RouteHandler =>
-  async (context, req, { recovery }) => {
-    const email = stringField(bodyFields(req), 'email');
-    await recovery[call]({ resourceId: context.resource!.id, email, client: clientOf(context) }, { requestId: context.requestId });
+  (call: 'resendConfirmation' | 'requestPasswordReset'): Handler<'guestWithResource', z.output<typeof emailRequest>> =>
+  async (context, { email }, { recovery }) => {
+    await recovery[call]({ resourceId: context.resource.id, email, client: clientOf(context) }, { requestId: context.requestId });
     return ACKNOWLEDGED;
   };
 
@@ -35,23 +35,29 @@ export const resendConfirmation = codeRequest('resendConfirmation');
 export const resetPassword = codeRequest('requestPasswordReset');
 
 /** POST /confirm-email: confirms a confirmation or email-change code; names the confirmed address. */
-export const confirmEmail: RouteHandler = async (context, req, { recovery }) => {
-  const code = stringField(bodyFields(req), 'code');
+export const confirmEmailRequest = fromFields({ code: text });
+
+export const confirmEmail: Handler<'guestWithResource', z.output<typeof confirmEmailRequest>> = async (context, { code }, { recovery }) => {
   const confirmed = await recovery.confirmEmail(
-    { resourceId: context.resource!.id, code, client: clientOf(context) },
+    { resourceId: context.resource.id, code, client: clientOf(context) },
     { requestId: context.requestId },
   );
   return { body: { result: true, email: confirmed.email } };
 };
 
 /** POST /confirm-password: a reset code and a new password; the session result, as sign-in. */
-export const confirmPassword: RouteHandler = async (context, req, { recovery }) => {
-  const fields = bodyFields(req);
+export const confirmPasswordRequest = fromFields({ code: text, password: text });
+
+export const confirmPassword: Handler<'guestWithResource', z.output<typeof confirmPasswordRequest>> = async (
+  context,
+  fields,
+  { recovery },
+) => {
   const result = await recovery.confirmPasswordReset(
     {
-      resourceId: context.resource!.id,
-      code: stringField(fields, 'code'),
-      password: stringField(fields, 'password'),
+      resourceId: context.resource.id,
+      code: fields.code,
+      password: fields.password,
       client: clientOf(context),
     },
     { requestId: context.requestId },
@@ -60,14 +66,15 @@ export const confirmPassword: RouteHandler = async (context, req, { recovery }) 
 };
 
 /** PUT /user/email: mails a code to the new address; the change waits for POST /confirm-email. */
-export const changeEmail: RouteHandler = async (context, req, { recovery }) => {
-  const fields = bodyFields(req);
+export const changeEmailRequest = fromFields({ email: text, password: text });
+
+export const changeEmail: Handler<'member', z.output<typeof changeEmailRequest>> = async (context, fields, { recovery }) => {
   await recovery.requestEmailChange(
     {
-      resourceId: context.resource!.id,
-      userId: context.caller.user!.id,
-      email: stringField(fields, 'email'),
-      password: stringField(fields, 'password'),
+      resourceId: context.resource.id,
+      userId: context.caller.user.id,
+      email: fields.email,
+      password: fields.password,
       client: clientOf(context),
     },
     { requestId: context.requestId },
@@ -76,10 +83,15 @@ export const changeEmail: RouteHandler = async (context, req, { recovery }) => {
 };
 
 /** GET /auth/external/{token}: consumes a one-time login token; the session result, as sign-in. */
-export const externalAuth: RouteHandler = async (context, req, { recovery }) => {
-  const token = req.params['token'];
+export const externalAuthRequest = fromParams({ token: text });
+
+export const externalAuth: Handler<'guestWithResource', z.output<typeof externalAuthRequest>> = async (
+  context,
+  { token },
+  { recovery },
+) => {
   const result = await recovery.signInWithExternalToken(
-    { resourceId: context.resource!.id, token: typeof token === 'string' ? token : '', client: clientOf(context) },
+    { resourceId: context.resource.id, token, client: clientOf(context) },
     { requestId: context.requestId },
   );
   return { body: serializeSessionResult(result) };

@@ -1,14 +1,9 @@
-import { httpError } from '@masthead/core/errors';
 import type { Credentials } from '@masthead/proto/identity';
-import { bodyFields, stringField } from '../http/body.js';
-import type { RouteHandler } from './types.js';
-
-/**
- * "Truthy" as the spec's flags use it (`with_*`): anything but absent, null, false, 0, '' and
- * '0', so that form fields (`1`, `true`) and JSON booleans both turn a flag on.
- */
-const truthy = (value: unknown): boolean =>
-  value !== undefined && value !== null && value !== false && value !== 0 && value !== '' && value !== '0';
+import { type z } from 'zod';
+import { resourceNotExists } from '../errors/access.js';
+import { userNotExist } from '../errors/identity.js';
+import { fromFields, jsonTrue, text, truthy } from '../http/request.js';
+import type { Handler } from '../routes/define.js';
 
 /** Authentication fields only (no user profile), as refresh and code exchange return them. */
 export function serializeCredentials(credentials: Credentials): Record<string, unknown> {
@@ -30,20 +25,37 @@ export function serializeCredentials(credentials: Credentials): Record<string, u
   return body;
 }
 
+/**
+ * POST /authorization/refresh (document 1, section B), JSON or form (form wins). Only the JSON
+ * boolean true keeps the record (`reusable_refresh`); the `with_*` flags are truthy.
+ */
+export const refreshRequest = fromFields({
+  refresh_token: text,
+  response_type: text,
+  reusable_refresh: jsonTrue,
+  redirect_uri: text,
+  with_has_resource_password: truthy,
+  with_idp_token: truthy,
+  with_idp_custom_token: truthy,
+});
+
+/** The default mode, `code_and_token`, named or left blank; it needs the `resource` header. */
+const isDefaultMode = (responseType: string) => ['', 'code_and_token'].includes(responseType.trim());
+
 /** POST /authorization/refresh (document 1, section B). */
-export const refresh: RouteHandler = async (context, req, { identity }) => {
-  const fields = bodyFields(req);
+export const refresh: Handler<'guest', z.output<typeof refreshRequest>> = async (context, fields, { identity }) => {
+  // Document 1 B, the `resource` row: "needed for the default mode" (ADR 0105).
+  if (!context.resource && isDefaultMode(fields.response_type)) throw resourceNotExists();
   const credentials = await identity.refresh(
     {
       resourceId: context.resource?.id ?? 0,
-      refreshToken: stringField(fields, 'refresh_token'),
-      responseType: stringField(fields, 'response_type'),
-      // Only the JSON boolean true keeps the record; a form string never does (document 1).
-      reusableRefresh: fields['reusable_refresh'] === true,
-      redirectUri: stringField(fields, 'redirect_uri'),
-      withHasResourcePassword: truthy(fields['with_has_resource_password']),
-      withIdpToken: truthy(fields['with_idp_token']),
-      withIdpCustomToken: truthy(fields['with_idp_custom_token']),
+      refreshToken: fields.refresh_token,
+      responseType: fields.response_type,
+      reusableRefresh: fields.reusable_refresh,
+      redirectUri: fields.redirect_uri,
+      withHasResourcePassword: fields.with_has_resource_password,
+      withIdpToken: fields.with_idp_token,
+      withIdpCustomToken: fields.with_idp_custom_token,
     },
     { requestId: context.requestId },
   );
@@ -53,24 +65,25 @@ export const refresh: RouteHandler = async (context, req, { identity }) => {
 };
 
 /** POST /oauth/token: exchanges an authorization code from sign-in or refresh. */
-export const exchangeCode: RouteHandler = async (context, req, { identity }) => {
-  const fields = bodyFields(req);
+export const exchangeCodeRequest = fromFields({ code: text, redirect_uri: text });
+
+export const exchangeCode: Handler<'guestWithResource', z.output<typeof exchangeCodeRequest>> = async (context, fields, { identity }) => {
   const credentials = await identity.exchangeCode(
-    { resourceId: context.resource!.id, code: stringField(fields, 'code'), redirectUri: stringField(fields, 'redirect_uri') },
+    { resourceId: context.resource.id, code: fields.code, redirectUri: fields.redirect_uri },
     { requestId: context.requestId },
   );
   return { body: serializeCredentials(credentials) };
 };
 
 /** GET /logout: revokes the session the token belongs to. */
-export const logout: RouteHandler = async (context, _req, { identity }) => {
+export const logout: Handler<'memberOptionalResource'> = async (context, _input, { identity }) => {
   await identity.logout({ sessionId: context.caller.sessionId }, { requestId: context.requestId });
   return { body: { result: true } };
 };
 
 /** POST /cleanup-refresh: removes the user's refresh records; sessions stay. */
-export const cleanupRefresh: RouteHandler = async (context, _req, { identity }) => {
-  if (!context.caller.user) throw httpError(404, 'user_not_exist', 'User does not exist');
+export const cleanupRefresh: Handler<'guestOrMember'> = async (context, _input, { identity }) => {
+  if (!context.caller.user) throw userNotExist();
   await identity.cleanupRefresh({ userId: context.caller.user.id }, { requestId: context.requestId });
   return { body: { msg: { result: true, msg: 'Refresh tokens removed' } } };
 };

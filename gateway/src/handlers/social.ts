@@ -1,7 +1,8 @@
 import type { SocialIdentities } from '@masthead/proto/identity/social';
-import { bodyFields, stringField } from '../http/body.js';
-import { serializeSessionResult, sessionRequest } from './identity.js';
-import type { RouteHandler } from './types.js';
+import { type z } from 'zod';
+import { fromFields, text } from '../http/request.js';
+import type { Handler } from '../routes/define.js';
+import { serializeSessionResult, sessionFields, sessionRequest } from './identity.js';
 
 /** The member's linked identities (docs/adr/0066): `{items: [{provider, sub, email, linked_at}]}`. */
 const serializeIdentities = ({ identities }: SocialIdentities) => ({
@@ -17,13 +18,14 @@ const serializeIdentities = ({ identities }: SocialIdentities) => ({
  * POST /social-authorization (document 1, section B): like POST /authorization, JSON or form
  * (form wins), with `provider` and `id_token` in place of email and password.
  */
-export const socialSignIn: RouteHandler = async (context, req, { social }) => {
-  const fields = bodyFields(req);
+export const socialSignInRequest = fromFields({ provider: text, id_token: text, ...sessionFields });
+
+export const socialSignIn: Handler<'guestWithResource', z.output<typeof socialSignInRequest>> = async (context, fields, { social }) => {
   const result = await social.socialSignIn(
     {
-      resourceId: context.resource!.id,
-      provider: stringField(fields, 'provider'),
-      idToken: stringField(fields, 'id_token'),
+      resourceId: context.resource.id,
+      provider: fields.provider,
+      idToken: fields.id_token,
       ...sessionRequest(context, fields),
     },
     { requestId: context.requestId },
@@ -32,20 +34,20 @@ export const socialSignIn: RouteHandler = async (context, req, { social }) => {
 };
 
 /** PUT /user/social (document 1, section C): links `provider` + `id_token` to the member. */
-export const linkSocial: RouteHandler = async (context, req, { social }) => {
-  const fields = bodyFields(req);
+export const linkSocialRequest = fromFields({ provider: text, id_token: text });
+
+export const linkSocial: Handler<'member', z.output<typeof linkSocialRequest>> = async (context, fields, { social }) => {
   const identities = await social.linkSocialIdentity(
-    { userId: context.caller.user!.id, provider: stringField(fields, 'provider'), idToken: stringField(fields, 'id_token') },
+    { userId: context.caller.user.id, provider: fields.provider, idToken: fields.id_token },
     { requestId: context.requestId },
   );
   return { body: serializeIdentities(identities) };
 };
 
 /** POST /user/social/delete: unlinks the member's identity of `provider`. */
-export const unlinkSocial: RouteHandler = async (context, req, { social }) => {
-  const identities = await social.unlinkSocialIdentity(
-    { userId: context.caller.user!.id, provider: stringField(bodyFields(req), 'provider') },
-    { requestId: context.requestId },
-  );
+export const unlinkSocialRequest = fromFields({ provider: text });
+
+export const unlinkSocial: Handler<'member', z.output<typeof unlinkSocialRequest>> = async (context, { provider }, { social }) => {
+  const identities = await social.unlinkSocialIdentity({ userId: context.caller.user.id, provider }, { requestId: context.requestId });
   return { body: serializeIdentities(identities) };
 };

@@ -1,9 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
 import qs from 'qs';
-import { httpError } from '@masthead/core/errors';
+import { requestTooLarge } from '../errors/request.js';
 import { isMultipart } from './multipart.js';
 
-/** What the body decoder found; operations read it through `bodyFields`. */
+/** What the body decoder found; operations read it through their request schema (http/request.ts). */
 export interface DecodedBody {
   /** Decoded JSON value, or undefined when there was no JSON body. */
   json: unknown;
@@ -90,7 +90,7 @@ export function bodyDecoder(limit: string) {
       size += chunk.length;
       if (size > maxBytes && !failed) {
         failed = true;
-        next(httpError(413, 'request_too_large', `The request body exceeds ${limit}`));
+        next(requestTooLarge(limit));
         req.resume();
         return;
       }
@@ -118,10 +118,4 @@ export function bodyFields(req: Request): Record<string, unknown> {
 /** The JSON body as an object, or undefined when absent, malformed or not an object. */
 export function jsonObject(req: Request): Record<string, unknown> | undefined {
   return isObject(req.decoded.json) ? req.decoded.json : undefined;
-}
-
-/** A field as a string, or '' when missing or of another type (the caller's validation names it). */
-export function stringField(fields: Record<string, unknown>, name: string): string {
-  const value = fields[name];
-  return typeof value === 'string' ? value : '';
 }

@@ -1,6 +1,4 @@
 import type { Request } from 'express';
-import type { RequestContext } from '../auth/context.js';
-import { isAdminRole } from '../auth/roles.js';
 
 /**
  * The header in which a publisher's server-side plugin forwards its visitor's address when it
@@ -38,34 +36,4 @@ export function resolveRequestIp(req: Request): string {
     return withoutMappedPrefix(trusted >= 1 && req.ip ? req.ip : forwarded);
   }
   return withoutMappedPrefix(req.socket.remoteAddress ?? '');
-}
-
-/** A query parameter as text ('' when absent or not text; the last of repeated ones). */
-export function queryParam(req: Request, name: string): string | undefined {
-  const value = (req.query as Record<string, unknown>)[name];
-  const last = Array.isArray(value) ? value.at(-1) : value;
-  return typeof last === 'string' ? last : undefined;
-}
-
-/** A field of the JSON body (GET bodies are read when declared), or undefined. */
-export function jsonParam(req: Request, name: string): unknown {
-  const json = req.decoded.json;
-  return json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>)[name] : undefined;
-}
-
-/** A text parameter from the query or the JSON body (query wins); '' when absent or not text. */
-export function requestParam(req: Request, name: string): string {
-  const fromQuery = queryParam(req, name);
-  if (fromQuery !== undefined) return fromQuery;
-  const fromBody = jsonParam(req, name);
-  return typeof fromBody === 'string' ? fromBody : '';
-}
-
-/**
- * The IP for `selected` in GET /countries and GET /admin/countries: an existing admin context
- * (admin, partner, root) may name another one with `ip` in the query or JSON body.
- */
-export function localizationIp(req: Request, context: RequestContext): string {
-  const override = isAdminRole(context.caller.role) ? requestParam(req, 'ip').trim() : '';
-  return override || resolveRequestIp(req);
 }

@@ -1,4 +1,8 @@
+import type { Resource } from '@masthead/proto/accounts';
+import type { User } from '@masthead/proto/identity';
+import type { RequestContext } from '../auth/context.js';
 import type { RoutePolicy } from '../auth/shared-checks.js';
+import { authFailed, resourceNotExists } from '../errors/access.js';
 
 /**
  * The access classes of the spec, each a policy for the shared checks. Named once here so that
@@ -22,10 +26,43 @@ export const ACCESS_CLASSES = {
   memberAnySession: { access: ['user'], resource: 'required', member: true, sessionChecks: false },
   /** Admin operations (partner inherits, root bypasses). */
   admin: { access: ['admin'], resource: 'required', member: true, sessionChecks: true },
-  /** External purchase records: a service-account key with a grant for the action. */
+  /**
+   * External purchase records: a service-account key with a grant for the action. The caller's
+   * `serviceAccountId` is its account; root bypasses the ACL and then has none.
+   */
   serviceAccount: { access: ['service_account'], resource: 'required', member: true, sessionChecks: true, serviceKey: true },
   /** Account requests: a fixed deployment resource; a supplied key selects nothing. */
   external: { access: ['guest'], resource: 'ignored', member: false, sessionChecks: true },
 } as const satisfies Record<string, RoutePolicy>;
 
 export type AccessClass = keyof typeof ACCESS_CLASSES;
+
+type PolicyOf<A extends AccessClass> = (typeof ACCESS_CLASSES)[A];
+type ResourceOf<P extends RoutePolicy> = P['resource'] extends 'required'
+  ? Resource
+  : P['resource'] extends 'ignored'
+    ? null
+    : Resource | null;
+type UserOf<P extends RoutePolicy> = 'guest' extends P['access'][number] ? User | null : User;
+
+/**
+ * The context a handler of access class `A` receives: the resource and user its policy proves,
+ * branded with the class so that a handler written for one class does not fit another's row.
+ * A handler serving several classes names them all (`ContextOf<'guest' | 'admin'>`).
+ */
+export type ContextOf<A extends AccessClass> = A extends AccessClass
+  ? RequestContext<ResourceOf<PolicyOf<A>>, UserOf<PolicyOf<A>>> & { readonly access: A }
+  : never;
+
+/**
+ * Proves at run time what `ContextOf<A>` states, in this one place: the shared checks already
+ * refused a missing required resource and a guest on a signed-in route, so these throws only
+ * guard the types against a policy edit that forgot them.
+ */
+export function narrowContext<A extends AccessClass>(access: A, context: RequestContext): ContextOf<A> {
+  const policy: RoutePolicy = ACCESS_CLASSES[access];
+  if (policy.resource === 'required' && !context.resource) throw resourceNotExists();
+  if (!policy.access.includes('guest') && !context.caller.user) throw authFailed();
+  const resource = policy.resource === 'ignored' ? null : context.resource;
+  return { ...context, resource, access } as ContextOf<A>;
+}

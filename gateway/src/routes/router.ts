@@ -3,7 +3,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import type { SharedChecks } from '../auth/shared-checks.js';
 import type { ServiceClients } from '../clients.js';
 import { ACCESS_CLASSES } from './access.js';
-import type { RouteDefinition } from './table.js';
+import type { RouteDefinition } from './define.js';
 
 /** `/plans/{id}` → `/plans/:id` (express syntax). */
 export const toExpressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
@@ -18,8 +18,9 @@ export interface RouterHooks {
 }
 
 /**
- * Mounts every route: shared checks with the route's policy, then its handler. Every success
- * is JSON; an operation not built yet answers 501 in the envelope after its checks.
+ * Mounts every route: shared checks with the route's policy, then its handler (which narrows
+ * the context to its access class and decodes its request, routes/define.ts). Every success is
+ * JSON; an operation not built yet answers 501 in the envelope after its checks.
  */
 export function buildApiRouter(
   routes: readonly RouteDefinition[],

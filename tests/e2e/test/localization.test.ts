@@ -482,6 +482,13 @@ describe('localization', () => {
       expect(beyond.paginator).toEqual({ current_page: 40, page: 40, total_pages: 19, total_items: 183, limit: 10 });
     });
 
+    it('casts page to an integer, as its row says (document 2, B): page=2.5 is page 2', async () => {
+      const cast = await languages('page=2.5&limit=5&sort=ASC');
+      const second = await languages('page=2&limit=5&sort=ASC');
+      expect(cast.paginator).toEqual({ current_page: 2, page: 2, total_pages: 37, total_items: 183, limit: 5 });
+      expect(ids(cast.items)).toEqual(ids(second.items));
+    });
+
     it('filters by a bracket map and includes inactive and non-default records', async () => {
       const active = await languages('filter[active]=true&by=id&sort=ASC&limit=50');
       expect(active.paginator['total_items']).toBe(22);

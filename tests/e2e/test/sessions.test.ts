@@ -24,6 +24,30 @@ describe('session operations', () => {
   const userWith = (tenant: Tenant, token: string) => s.api('/user', { headers: { resource: tenant.publicKey, token } });
 
   describe('POST /authorization/refresh', () => {
+    it('needs the resource header in its default mode (document 1, B): 404 resource_not_exists, the record kept', async () => {
+      const tenant = await createTenant(s.stack);
+      const { body } = await signIn(tenant);
+      for (const responseType of [undefined, 'code_and_token']) {
+        const response = await s.api('/authorization/refresh', {
+          json: { refresh_token: body['refresh_token'], ...(responseType ? { response_type: responseType } : {}) },
+        });
+        expect(response.status).toBe(404);
+        expect(response.body).toEqual({ error: 'resource_not_exists', error_description: expect.any(String), req_guid: anyRequestId });
+      }
+      // Nothing was consumed: the record still refreshes once the resource is named.
+      const named = await refresh(tenant, { refresh_token: body['refresh_token'] });
+      expect(named.status).toBe(200);
+      expect(named.body['code']).toEqual(anyToken);
+    });
+
+    it('refreshes without a resource in token mode, which does not need one', async () => {
+      const tenant = await createTenant(s.stack);
+      const { body } = await signIn(tenant);
+      const response = await s.api('/authorization/refresh', { json: { refresh_token: body['refresh_token'], response_type: 'token' } });
+      expect(response.status).toBe(200);
+      expect(response.body['session_id']).toBe(body['session_id']);
+    });
+
     it('returns new credentials and a code by default (code_and_token), no profile', async () => {
       const tenant = await createTenant(s.stack);
       const { body } = await signIn(tenant);

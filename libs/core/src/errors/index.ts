@@ -1,2 +1,3 @@
 export * from './service-error.js';
 export * from './grpc-mapping.js';
+export * from './zod.js';

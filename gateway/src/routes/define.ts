@@ -1,0 +1,66 @@
+import type { Request } from 'express';
+import type { RequestContext } from '../auth/context.js';
+import type { ServiceClients, ServiceName } from '../clients.js';
+import { decodeRequest, rawRequestOf, type RequestSchema } from '../http/request.js';
+import { narrowContext, type AccessClass, type ContextOf } from './access.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface HandlerResult {
+  status?: number;
+  body: unknown;
+}
+
+/**
+ * A route's action for access class `A`: the shared checks passed and proved what `ContextOf<A>`
+ * states; `input` is the route's decoded request. `req` is left for what no schema decodes (the
+ * socket address, an upload).
+ */
+export type Handler<in A extends AccessClass, I = undefined> = (
+  context: ContextOf<A>,
+  input: I,
+  clients: ServiceClients,
+  req: Request,
+) => Promise<HandlerResult>;
+
+/** One row of the route table, its types erased once `route()` has checked them. */
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** Path under /api/v1 as the spec writes it, `{param}` for path parameters. */
+  path: string;
+  /** The service that owns the operation (../shared/spec/OPERATIONS.md). */
+  service: ServiceName;
+  access: AccessClass;
+  /** Absent until the operation is built: the route then answers 501 after its shared checks. */
+  handler?: (context: RequestContext, req: Request, clients: ServiceClients) => Promise<HandlerResult>;
+}
+
+interface RowOf<A extends AccessClass> {
+  method: HttpMethod;
+  path: string;
+  service: ServiceName;
+  access: A;
+}
+
+/**
+ * A built operation. The access class decides the handler's context type, so a handler written
+ * for another class, or one that expects what its class does not prove, does not compile; the
+ * request schema decides its input type.
+ */
+export function route<A extends AccessClass>(row: RowOf<A> & { request?: undefined; handler: Handler<NoInfer<A>> }): RouteDefinition;
+export function route<A extends AccessClass, I>(
+  row: RowOf<A> & { request: RequestSchema<I>; handler: Handler<NoInfer<A>, NoInfer<I>> },
+): RouteDefinition;
+export function route<A extends AccessClass, I>(
+  row: RowOf<A> & { request?: RequestSchema<I>; handler: Handler<A, I | undefined> },
+): RouteDefinition {
+  const { request, handler: action, ...definition } = row;
+  return {
+    ...definition,
+    handler: (context, req, clients) =>
+      action(narrowContext(row.access, context), request ? decodeRequest(request, rawRequestOf(req)) : undefined, clients, req),
+  };
+}
+
+/** An operation of the inventory not built yet: 501 after its shared checks. */
+export const pending = <A extends AccessClass>(row: RowOf<A>): RouteDefinition => row;
