@@ -1,4 +1,6 @@
-import { pending, type RouteDefinition } from './define.js';
+import * as accountRequests from '../handlers/account-requests.js';
+import * as sources from '../handlers/payment-sources.js';
+import { pending, route, type RouteDefinition } from './define.js';
 
 /** Billing: cards, payment sources, transactions, external purchase records: the OPERATIONS.md rows billing owns, by method then path. */
 export const BILLING_ROUTES: readonly RouteDefinition[] = [
@@ -6,13 +8,33 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
   pending({ method: 'DELETE', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' }),
   pending({ method: 'DELETE', path: '/user/card/{id}', service: 'billing', access: 'member' }),
   pending({ method: 'DELETE', path: '/user/cardprovider/customer/{id}', service: 'billing', access: 'member' }),
-  pending({ method: 'DELETE', path: '/user/payment-sources/{source_type}/{id}', service: 'billing', access: 'member' }),
+  route({
+    method: 'DELETE',
+    path: '/user/payment-sources/{source_type}/{id}',
+    service: 'billing',
+    access: 'member',
+    request: sources.sourceRequest,
+    handler: sources.removeSource,
+  }),
   pending({ method: 'GET', path: '/admin/integrations/cardprovider/connect', service: 'billing', access: 'admin' }),
   pending({ method: 'GET', path: '/integrations/external/transaction', service: 'billing', access: 'serviceAccount' }),
   pending({ method: 'GET', path: '/user/cardprovider/customers', service: 'billing', access: 'member' }),
   pending({ method: 'GET', path: '/user/cards', service: 'billing', access: 'member' }),
-  pending({ method: 'GET', path: '/user/payment-provider/cardprovider/customer', service: 'billing', access: 'member' }),
-  pending({ method: 'GET', path: '/user/payment-sources', service: 'billing', access: 'member' }),
+  route({
+    method: 'GET',
+    path: '/user/payment-provider/cardprovider/customer',
+    service: 'billing',
+    access: 'member',
+    handler: sources.getOrCreateCustomer,
+  }),
+  route({
+    method: 'GET',
+    path: '/user/payment-sources',
+    service: 'billing',
+    access: 'member',
+    request: sources.listSourcesRequest,
+    handler: sources.listPaymentSources,
+  }),
   pending({ method: 'GET', path: '/user/resources', service: 'billing', access: 'member' }),
   pending({ method: 'GET', path: '/user/resources/purchases', service: 'billing', access: 'member' }),
   pending({ method: 'GET', path: '/user/resources/transactions', service: 'billing', access: 'member' }),
@@ -20,7 +42,14 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
   pending({ method: 'GET', path: '/user/transactions/{id}', service: 'billing', access: 'member' }),
   pending({ method: 'GET', path: '/user/transactions/{id}/download', service: 'billing', access: 'member' }),
   pending({ method: 'GET', path: '/user/transactions/{id}/receipt/download', service: 'billing', access: 'member' }),
-  pending({ method: 'POST', path: '/account-requests-payment', service: 'billing', access: 'external' }),
+  route({
+    method: 'POST',
+    path: '/account-requests-payment',
+    service: 'billing',
+    access: 'external',
+    request: accountRequests.accountRequestPaymentRequest,
+    handler: accountRequests.payAccountRequest,
+  }),
   pending({ method: 'POST', path: '/admin/integrations/cardprovider/connect', service: 'billing', access: 'admin' }),
   pending({ method: 'POST', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' }),
   pending({ method: 'POST', path: '/user/card', service: 'billing', access: 'member' }),
@@ -31,10 +60,31 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
   pending({ method: 'POST', path: '/user/cardprovider/customer/import', service: 'billing', access: 'member' }),
   pending({ method: 'POST', path: '/user/cardprovider/customer/{id}/attach', service: 'billing', access: 'member' }),
   pending({ method: 'POST', path: '/user/cardprovider/token', service: 'billing', access: 'member' }),
-  pending({ method: 'POST', path: '/user/payment-provider/cardprovider/save-intents', service: 'billing', access: 'member' }),
-  pending({ method: 'POST', path: '/user/payment-provider/cardprovider/setup-intents', service: 'billing', access: 'member' }),
+  route({
+    method: 'POST',
+    path: '/user/payment-provider/cardprovider/save-intents',
+    service: 'billing',
+    access: 'member',
+    request: sources.saveIntentRequest,
+    handler: sources.saveIntent,
+  }),
+  route({
+    method: 'POST',
+    path: '/user/payment-provider/cardprovider/setup-intents',
+    service: 'billing',
+    access: 'member',
+    request: sources.setupIntentRequest,
+    handler: sources.createSetupIntent,
+  }),
   pending({ method: 'POST', path: '/user/transactions/{id}/receipt', service: 'billing', access: 'member' }),
   pending({ method: 'PUT', path: '/integrations/external/refund', service: 'billing', access: 'serviceAccount' }),
   pending({ method: 'PUT', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' }),
-  pending({ method: 'PUT', path: '/user/payment-sources/{source_type}/{id}/default', service: 'billing', access: 'member' }),
+  route({
+    method: 'PUT',
+    path: '/user/payment-sources/{source_type}/{id}/default',
+    service: 'billing',
+    access: 'member',
+    request: sources.sourceRequest,
+    handler: sources.selectDefaultSource,
+  }),
 ];

@@ -8,7 +8,7 @@ import { loadFixture, parseFixture } from './fixture.js';
 
 const USAGE = `masthead-admin <command> [options]
 
-Talks to the services' internal gRPC APIs (addresses from ACCOUNTS_ADDR, IDENTITY_ADDR, CATALOG_ADDR).
+Talks to the services' internal gRPC APIs (addresses from ACCOUNTS_ADDR, IDENTITY_ADDR, CATALOG_ADDR, BILLING_ADDR).
 
 Commands:
   load-fixture <file> [--force]         create or update partners, resources, plans, pricings and
@@ -34,6 +34,15 @@ Commands:
   issue-login-token --resource-id N --email E [--ttl-seconds S]
                                         a single-use login token for a member (GET /auth/external/{token});
                                         shown once, stored only as a hash, valid EXTERNAL_LOGIN_TTL_SECONDS at most
+  set-cardprovider-key --resource-id N --mode test|live
+                                        reads the provider secret key from standard input (never
+                                        from the command line: it would show in ps and shell
+                                        history); billing stores it sealed (BILLING_SECRETS_KEYS).
+                                        --resource-id 0 is the deployment's own key
+                                        (POST /account-requests-payment)
+  show-cardprovider-key --resource-id N --mode test|live
+                                        whether a key is stored, its last four characters and
+                                        the encryption key ID; never the key
 `;
 
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -57,6 +66,13 @@ const list = (values: Values, name: string): string[] => {
 };
 
 class UsageError extends Error {}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw new UsageError('pipe the secret key on standard input (e.g. from a secrets manager)');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /** A service account as the operator sees it: no key, no hash. */
 const showServiceAccount = (account: ServiceAccount | undefined) =>
@@ -176,6 +192,13 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
       status: 'active',
     };
   },
+  'set-cardprovider-key': async (clients, values) => {
+    const secretKey = (await readStdin()).trim();
+    if (!secretKey) throw new UsageError('pipe the secret key on standard input');
+    return clients.connections.setSecretKey({ resourceId: integer(values, 'resource-id'), mode: text(values, 'mode'), secretKey });
+  },
+  'show-cardprovider-key': async (clients, values) =>
+    clients.connections.getConnection({ resourceId: integer(values, 'resource-id'), mode: text(values, 'mode') }),
   'issue-login-token': async (clients, values) => {
     const ttl = optional(values, 'ttl-seconds');
     const issued = await clients.recovery.issueExternalLoginToken({
@@ -209,6 +232,7 @@ const STRING_OPTIONS = [
   'id',
   'user-id',
   'ttl-seconds',
+  'mode',
 ];
 const MULTIPLE_OPTIONS = ['grant'];
 const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams'];
