@@ -4,6 +4,7 @@ import { AccountsServiceService } from '@masthead/proto/accounts';
 import { AccountRequestServiceService } from '@masthead/proto/accounts/account_requests';
 import { BillingServiceService } from '@masthead/proto/billing';
 import { AccountRequestPaymentServiceService } from '@masthead/proto/billing/account_request_payments';
+import { LegacySourceServiceService } from '@masthead/proto/billing/legacy_sources';
 import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
@@ -34,6 +35,8 @@ export interface ServiceClients {
   billing: ServiceClient<typeof BillingServiceService>;
   /** Billing: payment customers and saved sources (document 1 D). */
   paymentSources: ServiceClient<typeof PaymentSourceServiceService>;
+  /** Billing: legacy customers created from a provider token, confirmed methods (document 1 D). */
+  legacySources: ServiceClient<typeof LegacySourceServiceService>;
   /** Billing: POST /account-requests-payment (document 2 J). */
   accountRequestPayments: ServiceClient<typeof AccountRequestPaymentServiceService>;
   /** Accounts: POST /account-requests (document 2 J). */
@@ -71,6 +74,7 @@ export function createServiceClients(config: GatewayConfig, interceptors: Interc
     catalog: createServiceClient(CatalogServiceService, addresses.catalog, options),
     billing: createServiceClient(BillingServiceService, addresses.billing, options),
     paymentSources: createServiceClient(PaymentSourceServiceService, addresses.billing, options),
+    legacySources: createServiceClient(LegacySourceServiceService, addresses.billing, options),
     accountRequestPayments: createServiceClient(AccountRequestPaymentServiceService, addresses.billing, options),
     accountRequests: createServiceClient(AccountRequestServiceService, addresses.accounts, options),
     community: createServiceClient(CommunityServiceService, addresses.community, options),

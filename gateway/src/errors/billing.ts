@@ -22,3 +22,15 @@ export const paymentFieldsMissing = (fields: Record<string, string>) => fieldErr
 
 /** POST /account-requests-payment: `account_id` names no record (no numeric validation). */
 export const accountRequestNotExists = () => httpError(404, 'account_request_not_exists', 'Account request not found');
+
+/** Legacy creation and confirm: the body is not a JSON object (document 1 D: 406). */
+export const legacyIncorrectData = () => httpError(406, 'incorrect_data', 'The body must be a JSON object');
+
+/** POST /user/cardprovider/customer: `customer_id` (a provider token) missing or blank. */
+export const incorrectCustomerId = () => httpError(406, 'incorrect_customer_id', 'customer_id must be a provider token');
+
+/** POST /user/cardprovider/token: `token` missing or blank. */
+export const incorrectToken = () => httpError(406, 'incorrect_token', 'token must be a provider token');
+
+/** `{id}` of /user/cardprovider/customer/{id} names no customer ID. */
+export const customerNotFound = () => httpError(404, 'customer_not_found', 'Customer not found');

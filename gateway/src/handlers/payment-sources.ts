@@ -9,7 +9,7 @@ import { serializePaymentCustomer, serializePaymentSource, serializeSavedMethod 
 /** Member routes of billing's payment sources (document 1 D); docs/adr/0121, 0122. */
 
 /** The member, the resource and its settings: billing reads mode and provider defaults there. */
-const scopeOf = (context: MemberScopeContext): MemberScope => {
+export const scopeOf = (context: MemberScopeContext): MemberScope => {
   const user = context.caller.user;
   return {
     resourceId: context.resource.id,
@@ -116,3 +116,14 @@ export const removeSource: Handler<'member', z.output<typeof sourceRequest>> = a
   await paymentSources.removeSource({ scope: scopeOf(context), sourceType, id }, call(context));
   return { body: { result: true } };
 };
+
+/** `{id}` of /user/card/{id}: a legacy card is the `user-card` source of the same ID. */
+export const cardRequest = z
+  .object({ params: z.object({ id: pathId(paymentSourceNotFound) }) })
+  .transform(({ params }) => ({ sourceType: 'user-card', id: params.id }));
+
+/** POST /user/card/{id}/default: as PUT /user/payment-sources/user-card/{id}/default (ADR 0122). */
+export const selectDefaultCard = selectDefaultSource;
+
+/** DELETE /user/card/{id}: as DELETE /user/payment-sources/user-card/{id} (ADR 0122). */
+export const removeCard = removeSource;

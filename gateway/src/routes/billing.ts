@@ -1,13 +1,29 @@
 import * as accountRequests from '../handlers/account-requests.js';
+import * as legacy from '../handlers/legacy-sources.js';
 import * as sources from '../handlers/payment-sources.js';
+import { pageRequest } from '../http/request.js';
 import { pending, route, type RouteDefinition } from './define.js';
 
 /** Billing: cards, payment sources, transactions, external purchase records: the OPERATIONS.md rows billing owns, by method then path. */
 export const BILLING_ROUTES: readonly RouteDefinition[] = [
   pending({ method: 'DELETE', path: '/admin/integrations/cardprovider/connect', service: 'billing', access: 'admin' }),
   pending({ method: 'DELETE', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' }),
-  pending({ method: 'DELETE', path: '/user/card/{id}', service: 'billing', access: 'member' }),
-  pending({ method: 'DELETE', path: '/user/cardprovider/customer/{id}', service: 'billing', access: 'member' }),
+  route({
+    method: 'DELETE',
+    path: '/user/card/{id}',
+    service: 'billing',
+    access: 'member',
+    request: sources.cardRequest,
+    handler: sources.removeCard,
+  }),
+  route({
+    method: 'DELETE',
+    path: '/user/cardprovider/customer/{id}',
+    service: 'billing',
+    access: 'member',
+    request: legacy.customerRequest,
+    handler: legacy.deleteLegacyCustomer,
+  }),
   route({
     method: 'DELETE',
     path: '/user/payment-sources/{source_type}/{id}',
@@ -18,8 +34,21 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
   }),
   pending({ method: 'GET', path: '/admin/integrations/cardprovider/connect', service: 'billing', access: 'admin' }),
   pending({ method: 'GET', path: '/integrations/external/transaction', service: 'billing', access: 'serviceAccount' }),
-  pending({ method: 'GET', path: '/user/cardprovider/customers', service: 'billing', access: 'member' }),
-  pending({ method: 'GET', path: '/user/cards', service: 'billing', access: 'member' }),
+  route({
+    method: 'GET',
+    path: '/user/cardprovider/customers',
+    service: 'billing',
+    access: 'member',
+    handler: legacy.listLegacyCustomers,
+  }),
+  route({
+    method: 'GET',
+    path: '/user/cards',
+    service: 'billing',
+    access: 'member',
+    request: pageRequest,
+    handler: legacy.listCards,
+  }),
   route({
     method: 'GET',
     path: '/user/payment-provider/cardprovider/customer',
@@ -53,13 +82,54 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
   pending({ method: 'POST', path: '/admin/integrations/cardprovider/connect', service: 'billing', access: 'admin' }),
   pending({ method: 'POST', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' }),
   pending({ method: 'POST', path: '/user/card', service: 'billing', access: 'member' }),
-  pending({ method: 'POST', path: '/user/card/attempt-attach', service: 'billing', access: 'member' }),
-  pending({ method: 'POST', path: '/user/card/{id}/default', service: 'billing', access: 'member' }),
-  pending({ method: 'POST', path: '/user/cardprovider/confirm-payment-method', service: 'billing', access: 'member' }),
-  pending({ method: 'POST', path: '/user/cardprovider/customer', service: 'billing', access: 'member' }),
+  route({
+    method: 'POST',
+    path: '/user/card/attempt-attach',
+    service: 'billing',
+    access: 'member',
+    handler: legacy.recordCardAttachAttempt,
+  }),
+  route({
+    method: 'POST',
+    path: '/user/card/{id}/default',
+    service: 'billing',
+    access: 'member',
+    request: sources.cardRequest,
+    handler: sources.selectDefaultCard,
+  }),
+  route({
+    method: 'POST',
+    path: '/user/cardprovider/confirm-payment-method',
+    service: 'billing',
+    access: 'member',
+    request: legacy.confirmRequest,
+    handler: legacy.confirmPaymentMethod,
+  }),
+  route({
+    method: 'POST',
+    path: '/user/cardprovider/customer',
+    service: 'billing',
+    access: 'member',
+    request: legacy.legacyCustomerRequest,
+    handler: legacy.createLegacyCustomer,
+  }),
   pending({ method: 'POST', path: '/user/cardprovider/customer/import', service: 'billing', access: 'member' }),
-  pending({ method: 'POST', path: '/user/cardprovider/customer/{id}/attach', service: 'billing', access: 'member' }),
-  pending({ method: 'POST', path: '/user/cardprovider/token', service: 'billing', access: 'member' }),
+  route({
+    method: 'POST',
+    path: '/user/cardprovider/customer/{id}/attach',
+    service: 'billing',
+    access: 'member',
+    request: legacy.customerRequest,
+    handler: legacy.attachLegacyCustomer,
+  }),
+  route({
+    method: 'POST',
+    path: '/user/cardprovider/token',
+    service: 'billing',
+    access: 'member',
+    request: legacy.legacyTokenRequest,
+    handler: legacy.createLegacyCustomerFromToken,
+  }),
   route({
     method: 'POST',
     path: '/user/payment-provider/cardprovider/save-intents',

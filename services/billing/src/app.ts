@@ -5,7 +5,9 @@ import { AccountRequestServiceService } from '@masthead/proto/accounts/account_r
 import { BillingServiceService } from '@masthead/proto/billing';
 import { AccountRequestPaymentServiceService } from '@masthead/proto/billing/account_request_payments';
 import { CardProviderConnectionServiceService } from '@masthead/proto/billing/connection';
+import { LegacySourceServiceService } from '@masthead/proto/billing/legacy_sources';
 import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
+import { AttachAttemptGate } from './attach-attempts/attach-attempt.gate.js';
 import { AccountRequestPaymentService } from './account-requests/account-request-payment.service.js';
 import { ProviderAccess } from './card-provider/provider-access.js';
 import { stripeCardProviders, type CardProviderFactory } from './card-provider/stripe-card-provider.js';
@@ -16,9 +18,11 @@ import { CustomerService } from './customers/customer.service.js';
 import { PaymentCustomerRepository } from './customers/payment-customer.repository.js';
 import { accountRequestPaymentHandlers } from './grpc/account-request-payments.handlers.js';
 import { connectionHandlers } from './grpc/connection.handlers.js';
+import { legacySourceHandlers } from './grpc/legacy-sources.handlers.js';
 import { paymentSourceHandlers } from './grpc/payment-sources.handlers.js';
 import { ProviderWriteLedger } from './provider-writes/provider-write.ledger.js';
 import { SourceRepository } from './sources/source.repository.js';
+import { LegacySourceService } from './sources/legacy.service.js';
 import { SourceService } from './sources/source.service.js';
 
 export type { BillingConfig } from './config.js';
@@ -43,6 +47,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
   const connectionRows = new ConnectionRepository(runtime.db);
   const customerRows = new PaymentCustomerRepository(runtime.db);
   const sourceRows = new SourceRepository(runtime.db);
+  const attempts = new AttachAttemptGate(runtime.db);
   const ledger = new ProviderWriteLedger(runtime.db, {
     // A holder finishes or fails within one provider deadline (plus its own lookups).
     staleAfterMs: 3 * config.CARDPROVIDER_TIMEOUT_MS,
@@ -50,7 +55,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     waitMs: Math.max(500, config.GRPC_DEADLINE_MS - config.CARDPROVIDER_TIMEOUT_MS),
     afterProviderWrite: hooks.afterProviderWrite,
   });
-  await Promise.all([connectionRows, customerRows, sourceRows, ledger].map((repository) => repository.ready()));
+  await Promise.all([connectionRows, customerRows, sourceRows, ledger, attempts].map((repository) => repository.ready()));
 
   const connections = new ConnectionService({
     connections: connectionRows,
@@ -69,6 +74,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     events: runtime.events,
     logger: runtime.logger,
   });
+  const legacy = new LegacySourceService({ customers: customerRows, sources: sourceRows, providers, ledger });
   const payments = new AccountRequestPaymentService({ accountRequests, providers, ledger, logger: runtime.logger });
 
   return serveRuntime(
@@ -80,6 +86,11 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
         name: 'masthead.billing.v1.PaymentSourceService',
         definition: PaymentSourceServiceService,
         implementation: paymentSourceHandlers(customers, sources),
+      },
+      {
+        name: 'masthead.billing.v1.LegacySourceService',
+        definition: LegacySourceServiceService,
+        implementation: legacySourceHandlers(legacy, attempts),
       },
       {
         name: 'masthead.billing.v1.CardProviderConnectionService',

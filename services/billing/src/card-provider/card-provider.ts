@@ -53,6 +53,10 @@ export interface CardProvider {
   attachMethod(id: string, customer: string, key: string): Promise<ProviderMethod>;
   /** Detaches; a method attached to no customer any more counts as done. */
   detachMethod(id: string, key: string): Promise<void>;
+  /** Checks that a provider token exists and is usable (legacy creation from a token). */
+  retrieveToken(token: string): Promise<{ id: string }>;
+  /** The customer's legacy cards (sources), oldest first. */
+  listCards(customer: string): Promise<ProviderCard[]>;
   /** A charge of the customer's default source. */
   createCharge(charge: NewCharge, key: string): Promise<{ id: string; status: string }>;
   findChargeByKey(customer: string, key: string): Promise<{ id: string; status: string } | null>;

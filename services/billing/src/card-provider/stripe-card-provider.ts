@@ -113,6 +113,19 @@ export class StripeCardProvider implements CardProvider {
     await guarded('detach payment method', () => this.client.paymentMethods.detach(id, {}, { idempotencyKey: key }));
   }
 
+  retrieveToken(token: string): Promise<{ id: string }> {
+    return guarded('retrieve token', async () => ({ id: (await this.client.tokens.retrieve(token)).id }));
+  }
+
+  listCards(customer: string): Promise<ProviderCard[]> {
+    return guarded('list cards', async () => {
+      // No `limit`: localstripe refuses it on this list (400 "Unexpected limit"); the provider's
+      // default page (10) holds a legacy customer's cards.
+      const page = await this.client.customers.listSources(customer, { object: 'card' });
+      return page.data.filter((source): source is Stripe.Card => source.object === 'card').map((card) => toCard(card));
+    });
+  }
+
   createCharge(charge: NewCharge, key: string): Promise<{ id: string; status: string }> {
     return guarded('create charge', async () => {
       const created = await this.client.charges.create(

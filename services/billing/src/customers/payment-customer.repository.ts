@@ -55,6 +55,15 @@ export class PaymentCustomerRepository {
     }
   }
 
+  /** One of the member's customers, wherever it is attached (attach takes it to another resource). */
+  findOwned(userId: number, id: number): Promise<PaymentCustomerRecord | null> {
+    return this.model.findOne({ _id: id, user_id: userId }).lean<PaymentCustomerRecord>().exec();
+  }
+
+  async delete(userId: number, id: number): Promise<void> {
+    await this.model.deleteOne({ _id: id, user_id: userId }).exec();
+  }
+
   /** Makes the customer visible in one more resource (idempotent). */
   async attach(id: number, resourceId: number): Promise<void> {
     await this.model.updateOne({ _id: id }, { $addToSet: { resource_ids: resourceId } }).exec();

@@ -1,9 +1,10 @@
 import type { ConnectionSummary } from '@masthead/proto/billing/connection';
+import type { CardItem, LegacyCustomer } from '@masthead/proto/billing/legacy_sources';
 import type { PaymentCustomer, PaymentSource, SavedMethod } from '@masthead/proto/billing/payment_sources';
 import type { ConnectionRecord } from '../connections/connection.schema.js';
 import type { PaymentCustomerRecord } from '../customers/payment-customer.schema.js';
 import type { SourceView } from '../sources/source-list.js';
-import type { PaymentMethodRecord } from '../sources/source.schema.js';
+import type { PaymentMethodRecord, UserCardRecord } from '../sources/source.schema.js';
 
 /** Storage rows → billing messages. The gateway shapes the JSON from these. */
 
@@ -65,4 +66,39 @@ export const toConnectionSummary = (resourceId: number, mode: string, record: Co
   secretKeyLast4: record?.secret_key_last4 ?? '',
   keyId: record?.secret_key.key_id ?? '',
   updatedAt: record?.updated_at.toISOString() ?? '',
+});
+
+/** Document 1, "Legacy customer record": no `payment_methods` key. */
+export const toLegacyCustomer = (customer: PaymentCustomerRecord, cards: UserCardRecord[]): LegacyCustomer => ({
+  id: customer._id,
+  paySystem: customer.pay_system,
+  customerId: customer.customer_id,
+  cards: cards.map((card) => ({ id: card._id, cardLast4: card.details.card_last4 })),
+});
+
+/** Confirm's "raw model" (document 1 D): the saved record's fields, no nested user_card. */
+export const toRawMethod = (method: PaymentMethodRecord) => ({
+  id: method._id,
+  user_id: method.user_id,
+  payment_customer_id: method.payment_customer_id,
+  customer_id: method.customer_id,
+  payment_method_id: method.payment_method_id,
+  pay_system: method.pay_system,
+  mode: method.mode,
+  type: method.type,
+  data: method.data,
+  card_id: method.card_id,
+  created_at: method.created_at.toISOString(),
+});
+
+export const toCardItem = (card: UserCardRecord & { isDefault: boolean }): CardItem => ({
+  id: card._id,
+  cardId: card.card_id,
+  cardBrand: card.details.card_brand,
+  cardCountry: card.details.card_country,
+  cardLast4: card.details.card_last4,
+  expirationDate: card.details.expiration_date,
+  customerId: card.customer_id,
+  paySystem: card.pay_system,
+  default: card.isDefault,
 });

@@ -81,6 +81,14 @@ export class SourceRepository {
     await this.cards.deleteOne({ _id: id }).exec();
   }
 
+  /** Deletes a customer's methods and cards (its local record goes; the provider's stays). */
+  async deleteOfCustomer(userId: number, customerId: number): Promise<void> {
+    await Promise.all([
+      this.methods.deleteMany({ user_id: userId, payment_customer_id: customerId }).exec(),
+      this.cards.deleteMany({ user_id: userId, payment_customer_id: customerId }).exec(),
+    ]);
+  }
+
   findDefault(userId: number, paySystem: string): Promise<DefaultSourceRecord | null> {
     return this.defaults.findById(defaultId(userId, paySystem)).lean<DefaultSourceRecord>().exec();
   }
