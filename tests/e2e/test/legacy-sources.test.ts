@@ -151,6 +151,18 @@ describe('legacy card-provider customers and confirmed methods', () => {
     expect(await provider.customersOf(m.member.email)).toHaveLength(2);
   });
 
+  it('POST /user/card/attempt-attach admits exactly the limit of parallel attempts, then 429', async () => {
+    const m = await member({ card_attach_attempts_limit: 3 });
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => s.api('/user/card/attempt-attach', { method: 'POST', headers: m.headers })),
+    );
+    const admitted = answers.filter((answer) => answer.status === 200);
+    expect(admitted.map((answer) => answer.body['attempts']).sort()).toEqual([1, 2, 3]);
+    expect(admitted[0]!.body).toEqual({ attempts: expect.any(Number), limit: 3, window_seconds: 3600 });
+    const refused = answers.filter((answer) => answer.status !== 200);
+    expect(refused.map((answer) => [answer.status, answer.body['error']])).toEqual(Array(3).fill([429, 'card_attach_attempts_exceeded']));
+  });
+
   describe('POST /user/cardprovider/confirm-payment-method', () => {
     async function legacyCustomer() {
       const m = await member();
