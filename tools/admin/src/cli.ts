@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ServiceAccountStatus, type ServiceAccount } from '@masthead/proto/accounts';
+import type { ConnectionSummary } from '@masthead/proto/billing/connection';
 import { relationshipStatusToJSON, type RelationshipStatus } from '@masthead/proto/identity';
 import { adminClients, type AdminClients } from './clients.js';
 import { loadFixture, parseFixture } from './fixture.js';
@@ -89,6 +90,16 @@ const showServiceAccount = (account: ServiceAccount | undefined) =>
     revoked_at: account.revokedAt ?? null,
     request_count: account.requestCount,
   };
+
+/** A card-provider connection as the operator sees it: never the key (docs/adr/0120). */
+const showConnection = (connection: ConnectionSummary) => ({
+  resource_id: connection.resourceId,
+  mode: connection.mode,
+  has_secret_key: connection.hasSecretKey,
+  secret_key_last4: connection.secretKeyLast4,
+  key_id: connection.keyId,
+  updated_at: connection.updatedAt || null,
+});
 
 /** `RELATIONSHIP_STATUS_LOCKED` → `locked`. */
 const relationshipLabel = (status: RelationshipStatus): string =>
@@ -195,10 +206,12 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
   'set-cardprovider-key': async (clients, values) => {
     const secretKey = (await readStdin()).trim();
     if (!secretKey) throw new UsageError('pipe the secret key on standard input');
-    return clients.connections.setSecretKey({ resourceId: integer(values, 'resource-id'), mode: text(values, 'mode'), secretKey });
+    return showConnection(
+      await clients.connections.setSecretKey({ resourceId: integer(values, 'resource-id'), mode: text(values, 'mode'), secretKey }),
+    );
   },
   'show-cardprovider-key': async (clients, values) =>
-    clients.connections.getConnection({ resourceId: integer(values, 'resource-id'), mode: text(values, 'mode') }),
+    showConnection(await clients.connections.getConnection({ resourceId: integer(values, 'resource-id'), mode: text(values, 'mode') })),
   'issue-login-token': async (clients, values) => {
     const ttl = optional(values, 'ttl-seconds');
     const issued = await clients.recovery.issueExternalLoginToken({
