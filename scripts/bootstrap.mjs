@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Ensures the tools a Masthead checkout needs, then optionally installs and builds it.
-//   --tools  pnpm 9.15.9, nats-server and ferretdb; writes <cache>/tools.json (the default); and
-//            the card-provider fakes localstripe (<cache>/localstripe) and stripe-mock (<cache>/bin),
-//            which only warn when they cannot be installed (only billing's tests need them)
+//   --tools  pnpm 9.15.9, nats-server, ferretdb and PostgreSQL (FerretDB's backend); writes
+//            <cache>/tools.json (the default); and the card-provider fakes localstripe
+//            (<cache>/localstripe) and stripe-mock (<cache>/bin), which only warn when they cannot
+//            be installed (only billing's tests need them)
 //   --deps   --tools, then `pnpm install`
 //   --build  --deps, then `pnpm exec turbo run build`
 // Idempotent and quick when everything is present. Plain Node 20, no dependencies.
@@ -14,6 +15,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -240,6 +242,37 @@ function ensureStripeMock() {
   return target;
 }
 
+// libs/local-infra runs FerretDB over its own PostgreSQL cluster (docs/adr/0090): Debian's
+// server binaries live in /usr/lib/postgresql/N/bin, off PATH.
+function findInitdb() {
+  const fromEnv = process.env.MASTHEAD_POSTGRES_BIN_DIR;
+  if (fromEnv) return isExecutable(join(fromEnv, 'initdb')) ? join(fromEnv, 'initdb') : undefined;
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).filter((name) => /^\d+$/.test(name)) : [];
+  const debian = versions
+    .sort((a, b) => Number(b) - Number(a))
+    .map((version) => join(root, version, 'bin', 'initdb'))
+    .find(isExecutable);
+  return debian ?? which('initdb');
+}
+
+function ensurePostgres() {
+  const found = findInitdb();
+  if (found) return dirname(found);
+  if (process.env.MASTHEAD_POSTGRES_BIN_DIR) fail(`MASTHEAD_POSTGRES_BIN_DIR=${process.env.MASTHEAD_POSTGRES_BIN_DIR} has no initdb`);
+  if (process.getuid?.() !== 0 || !which('apt-get')) {
+    fail('PostgreSQL (initdb) not found: install it (Debian: apt-get install postgresql) or set MASTHEAD_POSTGRES_BIN_DIR');
+  }
+  log('installing postgresql with apt-get');
+  const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (!run('apt-get', ['update', '-q'], { env: aptEnv }) || !run('apt-get', ['install', '-y', '-q', 'postgresql'], { env: aptEnv })) {
+    fail('apt-get install postgresql failed');
+  }
+  const installed = findInitdb();
+  if (!installed) fail('apt-get installed postgresql but no initdb was found under /usr/lib/postgresql');
+  return dirname(installed);
+}
+
 function writeToolsJson(tools) {
   const file = join(cacheDir, 'tools.json');
   const text = `${JSON.stringify(tools, null, 2)}\n`;
@@ -270,7 +303,8 @@ mkdirSync(binDir, { recursive: true });
 ensurePnpm();
 const tools = { ferretdb: ensureFerretDb(), natsServer: ensureNatsServer() };
 writeToolsJson(tools);
-log(`tools ok: ferretdb=${tools.ferretdb} nats-server=${tools.natsServer}`);
+const postgresBinDir = ensurePostgres();
+log(`tools ok: ferretdb=${tools.ferretdb} nats-server=${tools.natsServer} postgresql=${postgresBinDir}`);
 const cardProviders = { localstripe: ensureLocalStripe(), stripeMock: ensureStripeMock() };
 log(`card-provider fakes: localstripe=${cardProviders.localstripe ?? 'missing'} stripe-mock=${cardProviders.stripeMock ?? 'missing'}`);
 if (wantDeps) installDeps();

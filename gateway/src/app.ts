@@ -15,7 +15,6 @@ import { bodyDecoder } from './http/body.js';
 import { cors } from './http/cors.js';
 import { errorRenderer, routeNotFound } from './http/envelope.js';
 import { healthRouter } from './http/health.js';
-import { multipartDecoder } from './http/multipart.js';
 import { requestId } from './http/request-id.js';
 import { buildApiRouter } from './routes/router.js';
 import { ROUTES } from './routes/table.js';
@@ -64,10 +63,20 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   app.use(accessLog(logger));
   app.use(healthRouter(serviceAddressesOf(config)));
   app.use(cors(resources, config.CORS_ALLOWED_ORIGINS));
-  app.use(bodyDecoder(config.BODY_LIMIT));
-  app.use(multipartDecoder(config.PHOTO_MAX_BYTES));
   const checks = new SharedChecks(resources, clients.identity, { keys: serviceKeys, usage });
-  app.use('/api/v1', buildApiRouter(ROUTES, checks, clients, { memberMayHaveWritten: (userId) => authentication?.forgetUser(userId) }));
+  // Each route reads its own body (an upload only after its checks, ADR 0080); a request no
+  // route serves is still held to BODY_LIMIT before its 404.
+  app.use(
+    '/api/v1',
+    buildApiRouter(
+      ROUTES,
+      checks,
+      clients,
+      { body: config.BODY_LIMIT, uploadFileBytes: config.PHOTO_MAX_BYTES },
+      { memberMayHaveWritten: (userId) => authentication?.forgetUser(userId) },
+    ),
+  );
+  app.use(bodyDecoder(config.BODY_LIMIT));
   app.use(routeNotFound);
   app.use(errorRenderer(logger));
 

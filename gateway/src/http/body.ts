@@ -71,18 +71,27 @@ const parseLimit = (limit: string): number => {
   return match ? Number(match[1]) * (units[match[2]!.toLowerCase()] ?? 1) : 1024 * 1024;
 };
 
+export interface BodyDecoderOptions {
+  /**
+   * The route takes uploads: a multipart body is left unread here, for the route to read after
+   * its shared checks within its own limit (http/multipart.ts, ADR 0080). Elsewhere a multipart
+   * body is one more type no operation decodes, held to the limit like any other.
+   */
+  leaveMultipart?: boolean;
+}
+
 /**
- * Reads the body once, for every route, without ever rejecting it: a missing or malformed body
- * is not a shared error, because each operation documents its own (document 1).
+ * Reads the body once per request, before the shared checks, without ever rejecting it: a
+ * missing or malformed body is not a shared error, because each operation documents its own
+ * (document 1). Only a body over `limit` is refused (413), without keeping more of it.
  */
-export function bodyDecoder(limit: string) {
+export function bodyDecoder(limit: string, options: BodyDecoderOptions = {}) {
   const maxBytes = parseLimit(limit);
   return (req: Request, _res: Response, next: NextFunction): void => {
     req.decoded = EMPTY;
     // A GET is read only when it declares a body (the localization reads take `ip` from JSON).
     if (req.method === 'HEAD' || req.method === 'OPTIONS' || (req.method === 'GET' && !declaresBody(req))) return next();
-    // Uploads are streamed by the multipart decoder (http/multipart.ts), with their own limit.
-    if (isMultipart(req)) return next();
+    if (options.leaveMultipart && isMultipart(req)) return next();
     const chunks: Buffer[] = [];
     let size = 0;
     let failed = false;

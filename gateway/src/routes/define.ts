@@ -33,6 +33,12 @@ export interface RouteDefinition {
   access: AccessClass;
   /** Absent until the operation is built: the route then answers 501 after its shared checks. */
   handler?: (context: RequestContext, req: Request, clients: ServiceClients) => Promise<HandlerResult>;
+  /**
+   * The operation takes a multipart/form-data upload: such a body is read only after the shared
+   * checks, within PHOTO_MAX_BYTES, into `req.uploadedFile` (ADR 0063, 0080). On every other
+   * route a multipart body is a body the route does not decode, held to BODY_LIMIT.
+   */
+  multipart?: true;
 }
 
 interface RowOf<A extends AccessClass> {
@@ -40,6 +46,8 @@ interface RowOf<A extends AccessClass> {
   path: string;
   service: ServiceName;
   access: A;
+  /** See RouteDefinition.multipart. */
+  multipart?: true;
 }
 
 /**

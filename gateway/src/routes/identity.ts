@@ -190,7 +190,7 @@ export const IDENTITY_ROUTES: readonly RouteDefinition[] = [
     request: profile.setPasswordRequest,
     handler: profile.setPassword,
   }),
-  route({ method: 'POST', path: '/user/photo', service: 'identity', access: 'member', handler: profile.uploadPhoto }),
+  route({ method: 'POST', path: '/user/photo', service: 'identity', access: 'member', handler: profile.uploadPhoto, multipart: true }),
   route({
     method: 'POST',
     path: '/user/social/delete',

@@ -2,11 +2,21 @@ import { notImplemented } from '@masthead/core/errors';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { SharedChecks } from '../auth/shared-checks.js';
 import type { ServiceClients } from '../clients.js';
+import { bodyDecoder } from '../http/body.js';
+import { isMultipart, readMultipartFile } from '../http/multipart.js';
 import { ACCESS_CLASSES } from './access.js';
 import type { RouteDefinition } from './define.js';
 
 /** `/plans/{id}` → `/plans/:id` (express syntax). */
 export const toExpressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+/** Body limits of the gateway's configuration (BODY_LIMIT, PHOTO_MAX_BYTES). */
+export interface BodyLimits {
+  /** Largest body of any route, as `1mb`, `512kb` or bytes with `b`. */
+  body: string;
+  /** Largest file of a multipart upload, on routes flagged `multipart`. */
+  uploadFileBytes: number;
+}
 
 export interface RouterHooks {
   /**
@@ -18,25 +28,32 @@ export interface RouterHooks {
 }
 
 /**
- * Mounts every route: shared checks with the route's policy, then its handler (which narrows
- * the context to its access class and decodes its request, routes/define.ts). Every success is
- * JSON; an operation not built yet answers 501 in the envelope after its checks.
+ * Mounts every route: its body read (within `limits`), shared checks with the route's policy,
+ * then its handler (which narrows the context to its access class and decodes its request,
+ * routes/define.ts). An upload (`multipart` routes) is read only once the checks have passed, so
+ * that no unauthenticated caller makes the gateway read one. Every success is JSON; an operation
+ * not built yet answers 501 in the envelope after its checks.
  */
 export function buildApiRouter(
   routes: readonly RouteDefinition[],
   checks: SharedChecks,
   clients: ServiceClients,
+  limits: BodyLimits,
   hooks: RouterHooks = {},
 ): Router {
   const router = Router({ caseSensitive: true, strict: false });
+  const readBody = bodyDecoder(limits.body);
+  const readBodyButUpload = bodyDecoder(limits.body, { leaveMultipart: true });
   for (const route of routes) {
     const policy = ACCESS_CLASSES[route.access];
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    router[method](toExpressPath(route.path), (req: Request, res: Response, next: NextFunction) => {
+    const body = route.multipart ? readBodyButUpload : readBody;
+    router[method](toExpressPath(route.path), body, (req: Request, res: Response, next: NextFunction) => {
       checks
         .run(req, policy, `${route.method} ${route.path}`)
         .then(async (context) => {
           if (!route.handler) throw notImplemented(`${route.method} ${route.path}`);
+          if (route.multipart && isMultipart(req)) req.uploadedFile = await readMultipartFile(req, res, limits.uploadFileBytes);
           const writer = route.method !== 'GET' ? context.caller.user?.id : undefined;
           try {
             const result = await route.handler(context, req, clients);

@@ -1,33 +1,67 @@
 import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 import { MongoClient } from 'mongodb';
 
+import { INDEX_MIRROR_SQL } from './index-mirror.js';
 import { freePort } from './ports.js';
-import { spawnManaged } from './process.js';
+import { startPostgres, runSql } from './postgres.js';
+import { spawnManaged, stackedProcess } from './process.js';
 import { LOOPBACK, type StartedServer, type StartServerOptions } from './server.js';
 import { resolveTools } from './tools.js';
 import { canConnect, waitUntilReady } from './wait.js';
 
-// FerretDB with SQLite opens in well under a second here; 20 s covers a cold, loaded CI machine.
+// FerretDB opens in well under a second here; 20 s covers a cold, loaded CI machine.
 const READY_TIMEOUT_MS = 20_000;
 // Another process can grab the chosen free port before FerretDB binds it.
 const PORT_ATTEMPTS = 3;
 
 /**
- * Starts FerretDB 1.x with its SQLite backend on a loopback port and resolves once it answers
- * a MongoDB `ping`. Throws when the binary is missing or the server does not become ready.
+ * Starts FerretDB 1.x over its own PostgreSQL cluster (`<dataDir>/postgres`, with index
+ * mirroring and custom plans: docs/adr/0090) on loopback ports and resolves once FerretDB
+ * answers a MongoDB `ping`. The returned process stands for both: stopping it stops FerretDB,
+ * then PostgreSQL. Throws when a binary is missing or a server does not become ready.
  */
 export async function startFerretDb(options: StartServerOptions): Promise<StartedServer> {
   const dataDir = resolve(options.dataDir);
-  const binary = options.binary ?? (await resolveTools()).ferretdb;
+  const { binary, postgresBinDir } = await binaries(options);
   await mkdir(dataDir, { recursive: true });
 
+  const postgres = await startPostgres({
+    dataDir: join(dataDir, 'postgres'),
+    binDir: postgresBinDir,
+    logFile: options.logFile,
+    echo: options.echo,
+    ownProcessGroup: options.ownProcessGroup,
+    ephemeral: options.ephemeral,
+  });
+  try {
+    await runSql(postgresBinDir, postgres, INDEX_MIRROR_SQL);
+    const ferretdb = await startFerretDbOver(postgres, dataDir, binary, options);
+    return { ...ferretdb, process: stackedProcess(ferretdb.process, postgres.process) };
+  } catch (error) {
+    await postgres.process.stop(2000);
+    throw error;
+  }
+}
+
+async function binaries(options: StartServerOptions): Promise<{ binary: string; postgresBinDir: string }> {
+  if (options.binary && options.postgresBinDir) return { binary: options.binary, postgresBinDir: options.postgresBinDir };
+  const tools = await resolveTools();
+  return { binary: options.binary ?? tools.ferretdb, postgresBinDir: options.postgresBinDir ?? tools.postgresBinDir };
+}
+
+async function startFerretDbOver(
+  postgres: StartedServer,
+  dataDir: string,
+  binary: string,
+  options: StartServerOptions,
+): Promise<StartedServer> {
   const attempts = options.port === undefined ? PORT_ATTEMPTS : 1;
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort(LOOPBACK));
     const url = `mongodb://${LOOPBACK}:${port}/`;
-    const child = await spawnManaged(binary, ferretDbArgs(dataDir, port), {
+    const child = await spawnManaged(binary, ferretDbArgs(postgres.url, dataDir, port), {
       name: 'ferretdb',
       cwd: dataDir,
       logFile: options.logFile,
@@ -46,13 +80,10 @@ export async function startFerretDb(options: StartServerOptions): Promise<Starte
   }
 }
 
-function ferretDbArgs(dataDir: string, port: number): string[] {
+function ferretDbArgs(postgresUrl: string, dataDir: string, port: number): string[] {
   return [
-    '--handler=sqlite',
-    // WAL (FerretDB's default) with synchronous=NORMAL: no fsync per commit, so a power loss may
-    // drop the last commits but never corrupts the database; about a fifth more writes per
-    // second. Production runs on MongoDB (docs/adr/0005).
-    `--sqlite-url=file:${dataDir}/?_pragma=synchronous(normal)`,
+    '--handler=postgresql',
+    `--postgresql-url=${postgresUrl}`,
     `--listen-addr=${LOOPBACK}:${port}`,
     // Its state.json (instance UUID) goes with the data, not into the current directory.
     `--state-dir=${dataDir}`,

@@ -18,11 +18,13 @@ export interface InfrastructureOptions {
   dataDir: string;
   /** MASTHEAD_INFRA=local forces local binaries; =containers requires a container runtime. */
   env?: NodeJS.ProcessEnv;
+  /** The data is thrown away after the run (tests): the local database skips fsync. */
+  ephemeral?: boolean;
 }
 
 /**
- * MongoDB 7 and NATS containers where a container runtime works, otherwise FerretDB and
- * nats-server from local binaries. Throws only when the chosen kind cannot start.
+ * MongoDB 7 and NATS containers where a container runtime works, otherwise FerretDB (over
+ * PostgreSQL) and nats-server from local binaries. Throws only when the chosen kind cannot start.
  */
 export async function startInfrastructure(options: InfrastructureOptions): Promise<Infrastructure> {
   const env = options.env ?? process.env;
@@ -32,12 +34,12 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
     if (runtime) return startContainers(runtime);
     if (mode === 'containers') throw new Error('MASTHEAD_INFRA=containers but no working container runtime was found');
   }
-  return startLocal(resolve(options.dataDir));
+  return startLocal(resolve(options.dataDir), options.ephemeral);
 }
 
-async function startLocal(dataDir: string): Promise<Infrastructure> {
+async function startLocal(dataDir: string, ephemeral = false): Promise<Infrastructure> {
   const [ferretdb, nats] = await Promise.allSettled([
-    startFerretDb({ dataDir: join(dataDir, 'ferretdb'), logFile: join(dataDir, 'ferretdb.log') }),
+    startFerretDb({ dataDir: join(dataDir, 'ferretdb'), logFile: join(dataDir, 'ferretdb.log'), ephemeral }),
     startNats({ dataDir: join(dataDir, 'nats'), logFile: join(dataDir, 'nats.log') }),
   ]);
   if (ferretdb.status === 'rejected' || nats.status === 'rejected') {

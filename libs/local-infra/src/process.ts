@@ -15,7 +15,7 @@ export interface ManagedProcess {
   /** Settles when the process has exited, for whatever reason; never rejects. */
   readonly exited: Promise<ExitStatus>;
   /**
-   * SIGTERM, then SIGKILL when the process is still alive after `timeoutMs` (default 10000).
+   * SIGTERM (or the stopSignal), then SIGKILL when the process is still alive after `timeoutMs` (default 10000).
    * Resolves once the process is gone; never throws, also not when it is already dead.
    */
   stop(timeoutMs?: number): Promise<void>;
@@ -35,6 +35,8 @@ export interface SpawnManagedOptions {
    * then stops its children in order. Default false: the child shares the parent's group.
    */
   ownProcessGroup?: boolean;
+  /** What stop() sends first; SIGTERM by default. PostgreSQL wants SIGINT (a fast shutdown). */
+  stopSignal?: NodeJS.Signals;
 }
 
 // After SIGKILL the kernel removes the process at once; this only bounds a stuck exit event.
@@ -45,7 +47,7 @@ const KILL_GRACE_MS = 2000;
  * (e.g. ENOENT); a start followed by an immediate exit resolves and shows in `exited`.
  */
 export async function spawnManaged(cmd: string, args: readonly string[], options: SpawnManagedOptions): Promise<ManagedProcess> {
-  const { name, logFile, echo = false } = options;
+  const { name, logFile, echo = false, stopSignal = 'SIGTERM' } = options;
   if (logFile) mkdirSync(dirname(logFile), { recursive: true });
 
   // Without echo the child writes straight into the file: no parent pipes to keep drained.
@@ -94,7 +96,7 @@ export async function spawnManaged(cmd: string, args: readonly string[], options
     exited,
     async stop(timeoutMs = 10_000) {
       if (exitStatus) return;
-      signal('SIGTERM');
+      signal(stopSignal);
       if (await settlesWithin(exited, timeoutMs)) return;
       signal('SIGKILL');
       await settlesWithin(exited, KILL_GRACE_MS);
@@ -135,4 +137,21 @@ function forwardOutput(name: string, logFile: string | undefined, streams: Array
   // Both streams share the file; close it once the child's output is fully drained.
   let open = streams.filter(Boolean).length;
   for (const stream of streams) stream?.on('close', () => --open === 0 && file?.end());
+}
+
+/**
+ * One server made of two processes, `front` serving clients over `backend` (FerretDB over
+ * PostgreSQL): it has the front's PID and name, counts as exited once either has exited, and
+ * stops the front before the backend, so the backend never sees its client vanish mid-stop.
+ */
+export function stackedProcess(front: ManagedProcess, backend: ManagedProcess): ManagedProcess {
+  return {
+    pid: front.pid,
+    name: front.name,
+    exited: Promise.race([front.exited, backend.exited]),
+    async stop(timeoutMs) {
+      await front.stop(timeoutMs);
+      await backend.stop(timeoutMs);
+    },
+  };
 }

@@ -21,6 +21,10 @@ export interface StartServerOptions {
   ownProcessGroup?: boolean;
   /** Binary to run; resolveTools() when omitted. */
   binary?: string;
+  /** FerretDB only: PostgreSQL's binaries folder; resolveTools() when omitted. */
+  postgresBinDir?: string;
+  /** FerretDB only: the data is thrown away after the run (tests), so PostgreSQL skips fsync. */
+  ephemeral?: boolean;
 }
 
 export const LOOPBACK = '127.0.0.1';

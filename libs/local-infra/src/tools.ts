@@ -1,12 +1,14 @@
 import { constants } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 
 /** Absolute paths of the server binaries the local infrastructure runs. */
 export interface Tools {
   ferretdb: string;
   natsServer: string;
+  /** The folder of PostgreSQL's initdb, postgres, pg_isready and psql (FerretDB's backend). */
+  postgresBinDir: string;
 }
 
 /** Where scripts/bootstrap.mjs keeps built binaries and tools.json. */
@@ -16,16 +18,31 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /**
  * Finds ferretdb and nats-server: env MASTHEAD_FERRETDB_BIN / MASTHEAD_NATS_BIN, else
- * <cache>/tools.json written by scripts/bootstrap.mjs, else PATH.
+ * <cache>/tools.json written by scripts/bootstrap.mjs, else PATH; and PostgreSQL's binaries:
+ * env MASTHEAD_POSTGRES_BIN_DIR, else the newest /usr/lib/postgresql/N/bin (Debian), else PATH.
  * Throws an Error naming the missing binary and the bootstrap command when one is not found.
  */
 export async function resolveTools(env: NodeJS.ProcessEnv = process.env): Promise<Tools> {
   const recorded = await readToolsJson(join(cacheDir(env), 'tools.json'));
-  const [ferretdb, natsServer] = await Promise.all([
+  const [ferretdb, natsServer, initdb] = await Promise.all([
     findBinary('ferretdb', env.MASTHEAD_FERRETDB_BIN, recorded.ferretdb, env),
     findBinary('nats-server', env.MASTHEAD_NATS_BIN, recorded.natsServer, env),
+    findBinary('initdb', env.MASTHEAD_POSTGRES_BIN_DIR && join(env.MASTHEAD_POSTGRES_BIN_DIR, 'initdb'), await debianInitdb(), env),
   ]);
-  return { ferretdb, natsServer };
+  return { ferretdb, natsServer, postgresBinDir: dirname(initdb) };
+}
+
+const DEBIAN_POSTGRES_ROOT = '/usr/lib/postgresql';
+
+/** Debian keeps each major version's server binaries off PATH, in /usr/lib/postgresql/N/bin. */
+async function debianInitdb(): Promise<string | undefined> {
+  const versions = await readdir(DEBIAN_POSTGRES_ROOT).catch(() => [] as string[]);
+  const newestFirst = versions.filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
+  for (const version of newestFirst) {
+    const candidate = join(DEBIAN_POSTGRES_ROOT, version, 'bin', 'initdb');
+    if (await isExecutable(candidate)) return candidate;
+  }
+  return undefined;
 }
 
 async function findBinary(
@@ -48,7 +65,7 @@ async function findBinary(
   throw new Error(`${name} not found: run \`node scripts/bootstrap.mjs --tools\` from the repository root`);
 }
 
-async function readToolsJson(file: string): Promise<Partial<Tools>> {
+async function readToolsJson(file: string): Promise<Partial<Pick<Tools, 'ferretdb' | 'natsServer'>>> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

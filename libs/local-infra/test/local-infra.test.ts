@@ -73,11 +73,13 @@ describe('FerretDB and NATS on free ports', () => {
   beforeAll(async () => {
     // Assigned one by one so that afterAll stops whichever started when the other fails.
     const starting = [
-      startFerretDb({ dataDir: join(dir, 'ferretdb'), logFile: join(dir, 'ferretdb.log') }).then((server) => (ferretdb = server)),
+      startFerretDb({ dataDir: join(dir, 'ferretdb'), logFile: join(dir, 'ferretdb.log'), ephemeral: true }).then(
+        (server) => (ferretdb = server),
+      ),
       startNats({ dataDir: join(dir, 'nats'), logFile: join(dir, 'nats.log') }).then((server) => (nats = server)),
     ];
     for (const result of await Promise.allSettled(starting)) if (result.status === 'rejected') throw result.reason;
-  }, 30_000);
+  }, 60_000);
   afterAll(async () => {
     await Promise.all([ferretdb?.process.stop(), nats?.process.stop()]);
   });
@@ -89,6 +91,22 @@ describe('FerretDB and NATS on free ports', () => {
       const items = client.db('local_infra_test').collection<{ _id: string; n: number }>('items');
       await items.insertOne({ _id: 'a', n: 1 });
       expect(await items.findOne({ _id: 'a' })).toEqual({ _id: 'a', n: 1 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('mirrors each declared index so that an equality lookup is an index scan in PostgreSQL', async () => {
+    const client = new MongoClient(ferretdb.url);
+    try {
+      const items = client.db('local_infra_test').collection<{ email: string; tenant: number }>('members');
+      await items.createIndex({ tenant: 1, email: 1 }, { unique: true });
+      await items.insertMany(Array.from({ length: 500 }, (_, index) => ({ email: `m${index}@example.test`, tenant: index % 5 })));
+      // FerretDB answers with PostgreSQL's plan (EXPLAIN FORMAT JSON) under queryPlanner.Plan.
+      const plan = JSON.stringify((await items.find({ email: 'm42@example.test' }).explain()).queryPlanner);
+      expect(plan).toContain('Bitmap Index Scan');
+      expect(plan).toMatch(/"Index Name":"members_[0-9a-f]+_[0-9a-f]{12}_gin"/);
+      expect(plan).not.toContain('Seq Scan');
     } finally {
       await client.close();
     }
@@ -112,9 +130,12 @@ describe('FerretDB and NATS on free ports', () => {
     }
   });
 
-  it('stops both servers by PID', async () => {
+  it('stops both servers by PID, PostgreSQL under FerretDB included', async () => {
+    const postgresPid = Number((await readFile(join(dir, 'ferretdb', 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    expect(isAlive(postgresPid)).toBe(true);
     await Promise.all([ferretdb.process.stop(), nats.process.stop()]);
     expect(isAlive(ferretdb.process.pid)).toBe(false);
+    expect(isAlive(postgresPid)).toBe(false);
     expect(isAlive(nats.process.pid)).toBe(false);
   });
 });

@@ -20,7 +20,7 @@ export async function testInfra(): Promise<TestInfra> {
   const [mongoUrl, natsUrl] = [inject('mongoUrl'), inject('natsUrl')];
   if (mongoUrl && natsUrl) return { mongoUrl, natsUrl, stop: async () => undefined };
   const dataDir = await mkdtemp(join(tmpdir(), 'masthead-test-'));
-  const infra = await startInfrastructure({ dataDir });
+  const infra = await startInfrastructure({ dataDir, ephemeral: true });
   return {
     mongoUrl: infra.mongoUrl,
     natsUrl: infra.natsUrl,

@@ -31,7 +31,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // The emulator starts alongside; a failure only fails the tests that use it (they say why).
   const idpStarting = startIdpEmulator(dataDir);
   const cardProvidersStarting = startCardProviders(dataDir);
-  const infrastructure = await startInfrastructure({ dataDir }).catch(async (error: unknown) => {
+  const infrastructure = await startInfrastructure({ dataDir, ephemeral: true }).catch(async (error: unknown) => {
     await (await idpStarting)?.process.stop();
     await (await cardProvidersStarting).stop();
     throw error;

@@ -1,6 +1,6 @@
-import { loadConfig, serviceEnv } from '@masthead/core/config';
+import { loadConfig, serviceAddresses, serviceEnv } from '@masthead/core/config';
 
-export const communityEnv = { ...serviceEnv };
+export const communityEnv = { ...serviceEnv, CATALOG_ADDR: serviceAddresses.CATALOG_ADDR };
 
 export type CommunityConfig = ReturnType<typeof loadCommunityConfig>;
 

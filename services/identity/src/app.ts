@@ -41,6 +41,7 @@ import { MembershipAttacher } from './signin/membership-attacher.js';
 import { EmailAvailabilityService } from './signin/email-availability.service.js';
 import { RefreshService } from './signin/refresh.service.js';
 import { RegistrationService } from './signin/registration.service.js';
+import { InFlightClaims } from './throttling/in-flight.js';
 import { SessionStarter } from './signin/session-starter.js';
 import { SignInService } from './signin/sign-in.service.js';
 import { IdTokenVerifier } from './social/id-token-verifier.js';
@@ -76,6 +77,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     parallelism: config.ARGON2_PARALLELISM,
     concurrency: config.HASH_CONCURRENCY,
     queueLimit: config.HASH_QUEUE_LIMIT,
+    maxWaitMs: config.HASH_QUEUE_WAIT_MS,
   });
   await hasher.warm();
   const access = new AccessAnnouncer(runtime.events);
@@ -107,7 +109,18 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const memberSessions = new MemberSessions(runtime.db);
   const accessChanges = new AccessChanges(new RelationshipTransitions(runtime.db), memberSessions, runtime.events, access);
   const lockPolicy = new LockPolicy({ sessions: memberSessions, changes: accessChanges, events: runtime.events, announcer: access });
-  const signIn = new SignInService({ users, relationships, hasher, resources, starter, throttle, lockPolicy, logger: runtime.logger });
+  const signIn = new SignInService({
+    users,
+    relationships,
+    hasher,
+    resources,
+    starter,
+    throttle,
+    // Two: a double-submitted form still signs in; a burst on one account costs two hashes.
+    inFlight: new InFlightClaims(2),
+    lockPolicy,
+    logger: runtime.logger,
+  });
 
   const extraDataApi = extraDataHandlers(
     new ExtraDataService({ extraData, relationships, events: runtime.events, logger: runtime.logger }),
@@ -132,7 +145,13 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     profiles,
   });
 
-  const exchange = new CredentialExchange(sessionRepository, sessions);
+  const exchange = new CredentialExchange(sessionRepository, sessions, { reuseIntervalSeconds: config.REFRESH_REUSE_INTERVAL_SECONDS });
+  // Sealed refresh answers are kept only for their reuse window (ADR 0086).
+  const reuseSweep = setInterval(
+    () => sessionRepository.eraseExpiredReuse().catch((error: unknown) => runtime.logger.warn({ err: error }, 'reuse sweep failed')),
+    60_000,
+  );
+  reuseSweep.unref();
   const idp = await createIdpModule(runtime, config, { users, relationships, starter, limiter, resources });
   const recovery = await createRecovery({
     runtime,
@@ -163,6 +182,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
       relationships,
       hasher,
       starter,
+      inFlight: new InFlightClaims(1),
       mailer: recovery.mailer,
     }),
     resources,

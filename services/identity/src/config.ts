@@ -14,6 +14,13 @@ export const identityEnv = {
   SESSION_TTL_SECONDS: seconds(24 * 3600),
   REFRESH_TTL_SECONDS: seconds(30 * 24 * 3600),
   AUTH_CODE_TTL_SECONDS: seconds(120),
+  /**
+   * After a refresh record's first use, a second use within this many seconds gets the same
+   * credentials instead of compromising the session family (two tabs, a retry after a lost
+   * answer); 0 turns it off. Default and meaning from Supabase Auth's "refresh token reuse
+   * interval" (10 s); at most 5 minutes, since a longer window only helps a thief (ADR 0086).
+   */
+  REFRESH_REUSE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   /** argon2id parameters: OWASP's recommendation (19 MiB, t=2, p=1). */
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(8192).default(19456),
   ARGON2_ITERATIONS: z.coerce.number().int().min(1).default(2),
@@ -21,6 +28,8 @@ export const identityEnv = {
   /** Hashes running at once; the rest wait in a queue of HASH_QUEUE_LIMIT, then get 429. */
   HASH_CONCURRENCY: z.coerce.number().int().min(1).default(4),
   HASH_QUEUE_LIMIT: z.coerce.number().int().min(0).default(64),
+  /** Longest wait in that queue before 429: far enough below the gateway's 5 s deadline (docs/adr/0091). */
+  HASH_QUEUE_WAIT_MS: z.coerce.number().int().min(1).default(1500),
   /** Registrations per client address per hour (identity issue: per-address limits). */
   REGISTRATION_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
   /** Email availability checks per client address per hour. */

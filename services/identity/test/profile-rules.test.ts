@@ -37,6 +37,11 @@ describe('text rules', () => {
     expect(textProblem('\udc00bad')).toBe('must be valid Unicode text');
     expect(textProblem('nul\u0000')).toBe('must not contain control characters');
     expect(textProblem('tab\there')).toBe('must not contain control characters');
+    for (const unsafe of ['del\u007f', 'c1\u0085', 'line\u2028two', 'para\u2029two', '\u202eesrever', 'iso\u2066late\u2069']) {
+      expect(textProblem(unsafe), JSON.stringify(unsafe)).toBe('must not contain control characters');
+    }
+    // Joiners spell Persian and Indic words; direction marks do not reorder.
+    expect(textProblem('می\u200cخواهم \u0915\u094d\u200d\u0937 Ada\u200f')).toBeNull();
   });
 
   it('makes tag slugs from trimmed, lower-cased, hyphenated text', () => {

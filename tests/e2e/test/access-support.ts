@@ -80,6 +80,22 @@ export function accessKit(s: StackHandle) {
     }
   };
 
+  /**
+   * A session of another resource is no token in `tenant` (docs/adr/0085): every member
+   * operation answers it as it answers a caller without a token.
+   */
+  const expectForeign = async (tenant: Tenant, token: string) => {
+    for (const [label, path, request] of MEMBER_OPERATIONS) {
+      const withToken = await call(tenant, token, path, request);
+      const without = await s.api(path, { ...request, headers: { resource: tenant.publicKey } });
+      expect({ label, status: withToken.status, body: withToken.body }).toEqual({
+        label,
+        status: without.status,
+        body: { ...(without.body as Json), req_guid: anyRequestId },
+      });
+    }
+  };
+
   /** Signed-in credentials, as `signedIn` answers them. */
   type Credentials = Awaited<ReturnType<typeof signedIn>>;
 
@@ -157,6 +173,7 @@ export function accessKit(s: StackHandle) {
     signedIn,
     call,
     expectBlocked,
+    expectForeign,
     expectBlockedSession,
     expectRevokedSession,
     expectWorking,

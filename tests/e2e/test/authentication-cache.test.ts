@@ -73,15 +73,27 @@ describe('session-check cache', () => {
     const tenant = await createTenant(s.stack);
     const session = await signedIn(tenant, await createMember(s.stack, tenant));
     expect((await readUser(tenant, session.token)).status).toBe(200);
-    const refresh = () =>
-      s.api('/authorization/refresh', { headers: { resource: tenant.publicKey }, json: { refresh_token: session.refresh_token } });
+    const refresh = (json: Record<string, unknown> = {}) =>
+      s.api('/authorization/refresh', { headers: { resource: tenant.publicKey }, json: { refresh_token: session.refresh_token, ...json } });
     expect((await refresh()).status).toBe(200);
-    expect((await refresh()).body['error']).toBe('token_compromised');
+    // Asking to keep a consumed record is a replay at any time (docs/adr/0086).
+    expect((await refresh({ reusable_refresh: true })).body['error']).toBe('token_compromised');
     const after = await eventually(async () => {
       const response = await readUser(tenant, session.token);
       return response.status === 401 ? response : undefined;
     });
     expect(after.body['error']).toBe('token_compromised');
+  });
+
+  it("keeps a token's answer per resource: another resource's key never finds it (docs/adr/0085)", async () => {
+    const tenant = await createTenant(s.stack);
+    const other = await createTenant(s.stack);
+    const { token } = await signedIn(tenant, await createMember(s.stack, tenant));
+    const elsewhere = () => s.api('/user', { headers: { resource: other.publicKey, token } });
+    expect((await elsewhere()).body['error']).toBe('auth_failed');
+    expect((await readUser(tenant, token)).status).toBe(200);
+    expect((await elsewhere()).body['error']).toBe('auth_failed');
+    expect((await readUser(tenant, token)).status).toBe(200);
   });
 
   it('sees an operator change of a signed-in member', async () => {

@@ -39,3 +39,22 @@ describe('POST /email-validation per-address limit', () => {
     expect(statuses).toEqual([200, 200, 429, 429]);
   });
 });
+
+describe('POST /email-validation parallel first requests from one address', () => {
+  const s = useStack({ env: { EMAIL_VALIDATION_LIMIT_PER_HOUR: '20' } });
+
+  it('answers no 5xx and lets exactly the limit through (issue 7; docs/adr/0081)', async () => {
+    const tenant = await createTenant(s.stack);
+    const validate = (index: number) =>
+      s.api('/email-validation', { headers: { resource: tenant.publicKey }, json: { email: `p${index}@example.test` } });
+    const burst = await Promise.all(Array.from({ length: 50 }, (_, index) => validate(index)));
+    const statuses = burst.map((response) => response.status);
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(20);
+    const refused = burst.filter((response) => response.status === 429);
+    expect(refused).toHaveLength(30);
+    expect(refused[0]!.body).toEqual({ error: 'too_many_requests', error_description: expect.any(String), req_guid: anyRequestId });
+    // The budget stays spent after the burst.
+    expect((await validate(50)).status).toBe(429);
+  });
+});

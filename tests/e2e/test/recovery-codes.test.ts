@@ -237,13 +237,13 @@ describe('codes sent to members', () => {
       },
     );
 
-    it('answers odd Unicode in an address like any address nobody has, never a 500', async () => {
+    it('answers an international address like any address nobody has, and controls as invalid (ADR 0082), never a 500', async () => {
       const tenant = await createTenant(s.stack);
-      for (const email of ['a\u0000b@example.test', '\u202eevil@example.test\ud800', 'ünï@exämple.test']) {
-        for (const path of ['/reset-password', '/resend-confirmation']) {
-          const response = await post(tenant, path, { email });
-          expect({ status: response.status, body: response.body }).toEqual({ status: 200, body: { result: true } });
-        }
+      for (const path of ['/reset-password', '/resend-confirmation']) {
+        const response = await post(tenant, path, { email: 'ünï@exämple.test' });
+        expect({ status: response.status, body: response.body }).toEqual({ status: 200, body: { result: true } });
+        for (const email of ['a\u0000b@example.test', '\u202eevil@example.test\ud800'])
+          expectError(await post(tenant, path, { email }), 409, 'invalid_email');
       }
     });
   });

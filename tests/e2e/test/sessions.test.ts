@@ -5,7 +5,10 @@ import { anyRequestId, anySessionCredentials, anyToken, useStack } from './suppo
 
 /** Refresh, code exchange, logout and cleanup-refresh (document 1, sections B and C). */
 describe('session operations', () => {
-  const s = useStack();
+  // A short reuse window (docs/adr/0086), so that a use after it needs no long wait.
+  const REUSE_WINDOW_MS = 2000;
+  const s = useStack({ env: { REFRESH_REUSE_INTERVAL_SECONDS: String(REUSE_WINDOW_MS / 1000) } });
+  const pastTheWindow = () => new Promise((resolve) => setTimeout(resolve, REUSE_WINDOW_MS + 250));
 
   const signIn = async (tenant: Tenant, extra: Record<string, unknown> = {}) => {
     const member = await createMember(s.stack, tenant);
@@ -85,29 +88,73 @@ describe('session operations', () => {
       expect((await userWith(tenant, refreshed.body['token'] as string)).status).toBe(200);
     });
 
-    it('consumes the record; replaying it compromises the session family', async () => {
+    /** The family's session token and its newest refresh record both answer token_compromised. */
+    const expectFamilyCompromised = async (tenant: Tenant, tokens: Record<string, unknown>) => {
+      const user = await userWith(tenant, tokens['token'] as string);
+      expect(user.status).toBe(401);
+      expect(user.body['error']).toBe('token_compromised');
+      expect((await refresh(tenant, { refresh_token: tokens['refresh_token'] })).body['error']).toBe('token_compromised');
+    };
+    const compromisedBody = { error: 'token_compromised', error_description: expect.any(String), req_guid: anyRequestId };
+
+    it('consumes the record: a retry within the reuse window is answered, a replay after it compromises the family', async () => {
       const tenant = await createTenant(s.stack);
       const { body } = await signIn(tenant);
       const first = await refresh(tenant, { refresh_token: body['refresh_token'], response_type: 'token' });
       expect(first.status).toBe(200);
+      // Within the window a second use is a retry; the same record later is a thief's.
+      expect((await refresh(tenant, { refresh_token: body['refresh_token'], response_type: 'token' })).body).toEqual(first.body);
+      await pastTheWindow();
       const replay = await refresh(tenant, { refresh_token: body['refresh_token'], response_type: 'token' });
       expect(replay.status).toBe(401);
-      expect(replay.body).toEqual({ error: 'token_compromised', error_description: expect.any(String), req_guid: anyRequestId });
-      const user = await userWith(tenant, first.body['token'] as string);
-      expect(user.status).toBe(401);
-      expect(user.body['error']).toBe('token_compromised');
-      // The newest refresh record of the family is dead too.
-      expect((await refresh(tenant, { refresh_token: first.body['refresh_token'] })).body['error']).toBe('token_compromised');
+      expect(replay.body).toEqual(compromisedBody);
+      await expectFamilyCompromised(tenant, first.body);
     });
 
-    it('lets only one of two parallel refreshes with one record win', async () => {
+    it('answers a second use within the reuse window with the same rotated credentials', async () => {
       const tenant = await createTenant(s.stack);
-      const { body } = await signIn(tenant);
+      const { member, body } = await signIn(tenant);
+      const first = await refresh(tenant, { refresh_token: body['refresh_token'], response_type: 'token' });
+      const second = await refresh(tenant, { refresh_token: body['refresh_token'], response_type: 'token' });
+      expect(first.status).toBe(200);
+      expect(second.status).toBe(200);
+      expect(second.body).toEqual(first.body);
+      // No new session, and the family is sound: the token works, the new record rotates once.
+      expect(await s.db('identity').collection('sessions').countDocuments({ user_id: member.id })).toBe(1);
+      expect((await userWith(tenant, first.body['token'] as string)).status).toBe(200);
+      expect((await refresh(tenant, { refresh_token: first.body['refresh_token'], response_type: 'token' })).status).toBe(200);
+      // The answer is kept sealed, never in the clear.
+      const stored = JSON.stringify(await s.db('identity').collection('secret_uses').find().toArray());
+      expect(stored).not.toContain(first.body['token']);
+      expect(stored).not.toContain(first.body['refresh_token']);
+    });
+
+    it('answers parallel uses of one record with the same credentials, one session, nothing compromised', async () => {
+      const tenant = await createTenant(s.stack);
+      const { member, body } = await signIn(tenant);
       const results = await Promise.all(
         [1, 2, 3].map(() => refresh(tenant, { refresh_token: body['refresh_token'], response_type: 'token' })),
       );
-      expect(results.filter((result) => result.status === 200)).toHaveLength(1);
-      expect(results.filter((result) => result.body['error'] === 'token_compromised')).toHaveLength(2);
+      expect(results.map((result) => result.status)).toEqual([200, 200, 200]);
+      expect(results[1]!.body).toEqual(results[0]!.body);
+      expect(results[2]!.body).toEqual(results[0]!.body);
+      const sessions = await s.db('identity').collection('sessions').find({ user_id: member.id }).toArray();
+      expect(sessions.map((session) => [session['compromised_at'], Math.floor((session['expires_at'] as Date).getTime() / 1000)])).toEqual([
+        [null, results[0]!.body['expires']],
+      ]);
+      expect((await userWith(tenant, results[0]!.body['token'] as string)).status).toBe(200);
+    });
+
+    it('refuses a consumed record whatever the flag: reusable_refresh true compromises the family', async () => {
+      const tenant = await createTenant(s.stack);
+      const { body } = await signIn(tenant);
+      const first = await refresh(tenant, { refresh_token: body['refresh_token'], response_type: 'token' });
+      expect(first.status).toBe(200);
+      for (const attempt of [1, 2]) {
+        const replay = await refresh(tenant, { refresh_token: body['refresh_token'], reusable_refresh: true, response_type: 'token' });
+        expect([attempt, replay.status, replay.body]).toEqual([attempt, 401, compromisedBody]);
+      }
+      await expectFamilyCompromised(tenant, first.body);
     });
 
     it('keeps the record only for the JSON boolean true (a form string does not count)', async () => {
@@ -116,9 +163,13 @@ describe('session operations', () => {
       const kept = await refresh(tenant, { refresh_token: body['refresh_token'], reusable_refresh: true, response_type: 'token' });
       expect(kept.status).toBe(200);
       expect(kept.body['refresh_token']).toBe(body['refresh_token']);
+      const keptAgain = await refresh(tenant, { refresh_token: body['refresh_token'], reusable_refresh: true, response_type: 'token' });
+      expect(keptAgain.status).toBe(200);
+      expect(keptAgain.body['token']).not.toBe(kept.body['token']);
       const again = await refresh(tenant, { refresh_token: body['refresh_token'], reusable_refresh: 'true', response_type: 'token' }, true);
       expect(again.status).toBe(200);
       expect(again.body['refresh_token']).not.toBe(body['refresh_token']);
+      await pastTheWindow();
       expect((await refresh(tenant, { refresh_token: body['refresh_token'] })).body['error']).toBe('token_compromised');
     });
 

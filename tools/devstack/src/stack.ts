@@ -10,6 +10,7 @@ import {
   startNats,
   type ManagedProcess,
   type StartedServer,
+  type Tools,
 } from '@masthead/local-infra';
 
 import type { DevstackConfig } from './config.js';
@@ -123,7 +124,7 @@ export async function runAdmin(
 async function startInfra(
   supervisor: Supervisor,
   config: DevstackConfig,
-  tools: { ferretdb: string; natsServer: string },
+  tools: Tools,
 ): Promise<{ ferretdb: StartedServer; nats: StartedServer }> {
   const echo = config.logToConsole;
   const ofServer = (server: StartedServer): ManagedProcess => server.process;
@@ -136,6 +137,7 @@ async function startInfra(
         echo,
         ownProcessGroup: true,
         binary: tools.ferretdb,
+        postgresBinDir: tools.postgresBinDir,
       }),
       ofServer,
     ),

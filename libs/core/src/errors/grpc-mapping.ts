@@ -1,4 +1,5 @@
 import { Metadata, status as GrpcStatus, type ServiceError as GrpcServiceError } from '@grpc/grpc-js';
+import { internalError, peerDeadlineExceeded, peerExhausted, peerFailed, peerUnavailable } from './common.js';
 import { ServiceError, type ServiceErrorInit } from './service-error.js';
 
 /** Binary metadata key carrying the ServiceError as JSON (binary so that any text survives). */
@@ -32,24 +33,23 @@ export function grpcCodeForHttpStatus(httpStatus: number): GrpcStatus {
 
 /** Server side: turns a thrown value into the object grpc-js sends as the call's status. */
 export function toGrpcError(error: unknown): Partial<GrpcServiceError> {
-  const serviceError =
-    error instanceof ServiceError ? error : new ServiceError({ status: 500, code: 'internal_error', description: 'Internal error' });
+  const serviceError = error instanceof ServiceError ? error : internalError();
   const metadata = new Metadata();
   metadata.set(ERROR_METADATA_KEY, Buffer.from(JSON.stringify(serviceError.toJSON())));
   return { code: grpcCodeForHttpStatus(serviceError.status), details: serviceError.code, metadata };
 }
 
-/** HTTP status for a gRPC failure that carries no ServiceError (transport problems). */
-function httpStatusForGrpcCode(code: GrpcStatus | undefined): number {
+/** The error for a gRPC failure that carries no ServiceError (transport problems). */
+function transportError(code: GrpcStatus | undefined): ServiceError {
   switch (code) {
     case GrpcStatus.DEADLINE_EXCEEDED:
-      return 504;
+      return peerDeadlineExceeded();
     case GrpcStatus.UNAVAILABLE:
-      return 503;
+      return peerUnavailable();
     case GrpcStatus.RESOURCE_EXHAUSTED:
-      return 429;
+      return peerExhausted();
     default:
-      return 500;
+      return peerFailed();
   }
 }
 
@@ -64,7 +64,5 @@ export function fromGrpcError(error: GrpcServiceError): ServiceError {
       // fall through: a malformed payload is treated as a transport failure
     }
   }
-  const status = httpStatusForGrpcCode(error.code);
-  const code = status === 500 ? 'internal_error' : 'service_unavailable';
-  return new ServiceError({ status, code, description: 'An internal service did not answer' });
+  return transportError(error.code);
 }

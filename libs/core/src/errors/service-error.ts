@@ -42,14 +42,9 @@ export class ServiceError extends Error {
 
 export const isServiceError = (value: unknown): value is ServiceError => value instanceof ServiceError;
 
-/** Shorthand constructors, named by HTTP status so that call sites read like the spec tables. */
+/**
+ * An error built in place. Prefer a catalogue constructor (`defineError` in a `*.errors.ts`
+ * module): the error-reference test refuses inline calls outside the TEMPORARY gateway allowance.
+ */
 export const httpError = (status: number, code: string, description: string): ServiceError =>
   new ServiceError({ status, code, description });
-
-/** Field validation failure: the spec uses 409 with `error: true` unless an operation says otherwise. */
-export const fieldError = (fields: FieldErrors, status = 409): ServiceError =>
-  new ServiceError({ status, code: 'validation_failed', description: 'Invalid fields', fields });
-
-/** Thrown where a caller asked for something this build does not serve yet. */
-export const notImplemented = (operation: string): ServiceError =>
-  httpError(501, 'not_implemented', `${operation} is not available in this version`);

@@ -11,22 +11,28 @@ type Counters = Collection<{ _id: string; seq: number }>;
 export const isDuplicateKey = (error: unknown): boolean =>
   (error as { code?: number })?.code === 11000 || /E11000|UNIQUE constraint failed/.test((error as Error)?.message ?? '');
 
-/** Per connection and collection, the tail of the queue of pending proposals. */
-const proposalQueues = new WeakMap<Connection, Map<string, Promise<unknown>>>();
+/** Per connection and key, the tail of the queue of pending tasks. */
+const taskQueues = new WeakMap<Connection, Map<string, Promise<unknown>>>();
 
 /**
- * Runs proposals for one collection one after another within this connection. FerretDB loses
- * concurrent `$inc` updates, so parallel proposals from one process would mostly collide; in
- * sequence they cannot, and only other processes' proposals remain to be settled by the insert.
+ * Runs the tasks of one key one after another within this connection (a task's failure does not
+ * stop the next). FerretDB applies `$inc` and friends read-then-write (ADR 0002), so parallel
+ * claims on one counter from one process would mostly collide; in sequence they cannot, and only
+ * other processes' claims remain to be settled by a unique index. A key's queue is dropped once
+ * it drains, so per-client keys do not accumulate.
  */
-function inSequence<T>(connection: Connection, name: string, task: () => Promise<T>): Promise<T> {
-  const queues = proposalQueues.get(connection) ?? new Map<string, Promise<unknown>>();
-  proposalQueues.set(connection, queues);
-  const result = (queues.get(name) ?? Promise.resolve()).then(task, task);
-  queues.set(
-    name,
-    result.catch(() => undefined),
+export function inSequence<T>(connection: Connection, key: string, task: () => Promise<T>): Promise<T> {
+  const queues = taskQueues.get(connection) ?? new Map<string, Promise<unknown>>();
+  taskQueues.set(connection, queues);
+  const result = (queues.get(key) ?? Promise.resolve()).then(task, task);
+  const tail = result.then(
+    () => undefined,
+    () => undefined,
   );
+  queues.set(key, tail);
+  void tail.then(() => {
+    if (queues.get(key) === tail) queues.delete(key);
+  });
   return result;
 }
 

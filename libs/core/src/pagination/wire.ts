@@ -1,6 +1,6 @@
 import type { PageQuery, Paginator as WirePaginator } from '@masthead/proto/common';
 import { SortDirection as WireSort } from '@masthead/proto/common';
-import { httpError } from '../errors/index.js';
+import { invalidFilter } from '../errors/index.js';
 import type { PageRequest } from './parse.js';
 import type { Paginator } from './query.js';
 
@@ -22,7 +22,7 @@ export function fromPageQuery(query: PageQuery | undefined): PageRequest {
   try {
     filter = query.filterJson ? (JSON.parse(query.filterJson) as PageRequest['filter']) : {};
   } catch {
-    throw httpError(400, 'invalid_filter', 'filter is not valid JSON');
+    throw invalidFilter();
   }
   return {
     page: Math.max(1, query.page || 1),

@@ -1,5 +1,4 @@
 import type { AsyncImplementation } from '@masthead/core/grpc';
-import { httpError } from '@masthead/core/errors';
 import {
   ServiceAccountStatus,
   ServiceKeyState,
@@ -8,10 +7,12 @@ import {
   type ServiceAccount,
 } from '@masthead/proto/accounts';
 import { RelationshipStatus } from '@masthead/proto/identity';
+import { partnerTitleRequired } from '../partners/partner.errors.js';
 import type { PartnerRepository } from '../partners/partner.repository.js';
 import type { ResourceRecord } from '../resources/resource.schema.js';
 import type { ResourceService } from '../resources/resource.service.js';
 import { parseCreateServiceAccount } from '../service-accounts/service-account.command.js';
+import { invalidServiceAccountStatus } from '../service-accounts/service-account.errors.js';
 import type { ServiceAccountRecord, ServiceAccountState } from '../service-accounts/service-account.schema.js';
 import type { ServiceAccountService } from '../service-accounts/service-account.service.js';
 import { localizationHandlers, type LocalizationDeps } from './localization.handlers.js';
@@ -61,7 +62,7 @@ const toServiceAccount = (record: ServiceAccountRecord): ServiceAccount => ({
 function toState(status: ServiceAccountStatus): ServiceAccountState {
   if (status === ServiceAccountStatus.SERVICE_ACCOUNT_STATUS_ACTIVE) return 'active';
   if (status === ServiceAccountStatus.SERVICE_ACCOUNT_STATUS_SUSPENDED) return 'suspended';
-  throw httpError(400, 'invalid_status', 'status must be active or suspended');
+  throw invalidServiceAccountStatus();
 }
 
 export function accountsHandlers({
@@ -90,7 +91,7 @@ export function accountsHandlers({
     listAllowedOrigins: async () => ({ origins: await resources.allowedOrigins() }),
     listPartnerResources: async ({ partnerId }) => ({ items: (await resources.listOfPartner(partnerId)).map(toResource) }),
     createPartner: async ({ title }) => {
-      if (!title.trim()) throw httpError(400, 'invalid_title', 'title is required');
+      if (!title.trim()) throw partnerTitleRequired();
       const partner = (await partners.findByTitle(title.trim())) ?? (await partners.create(title.trim()));
       return { id: partner._id, title: partner.title, active: partner.active };
     },

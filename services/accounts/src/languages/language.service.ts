@@ -1,11 +1,9 @@
-import { httpError } from '@masthead/core/errors';
+import { languageNotFound } from '@masthead/core/errors';
 import { toPaginator, type PageRequest, type Paginator } from '@masthead/core/pagination';
 import type { LanguageRepository } from './language.repository.js';
 import type { LanguageRecord } from './language.schema.js';
 
 /** Thrown by GET /languages/{id} for an unknown ID. */
-export const languageNotFound = () => httpError(404, 'language_not_found', 'Language not found');
-
 export class LanguageService {
   constructor(private readonly languages: LanguageRepository) {}
 

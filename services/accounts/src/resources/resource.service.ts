@@ -1,6 +1,8 @@
-import { httpError } from '@masthead/core/errors';
+import { resourceNotExists } from '@masthead/core/errors';
 import type { EventPublisher } from '@masthead/core/events';
+import { partnerNotExists } from '../partners/partner.errors.js';
 import type { PartnerRepository } from '../partners/partner.repository.js';
+import { invalidPublicKey } from './resource.errors.js';
 import type { ResourceRepository } from './resource.repository.js';
 import type { ResourceRecord } from './resource.schema.js';
 
@@ -34,8 +36,6 @@ interface ResourceServiceDeps {
 
 const PUBLIC_KEY_PATTERN = /^[A-Za-z0-9_-]{3,128}$/;
 export const DEFAULT_PAYMENT_SYSTEM = 'cardprovider';
-
-const resourceNotExists = () => httpError(404, 'resource_not_exists', 'Resource does not exist');
 
 export class ResourceService {
   constructor(private readonly deps: ResourceServiceDeps) {}
@@ -77,10 +77,10 @@ export class ResourceService {
 
   async upsert(command: UpsertResourceCommand): Promise<ResourceRecord> {
     if (!PUBLIC_KEY_PATTERN.test(command.publicKey)) {
-      throw httpError(400, 'invalid_public_key', 'public key: 3-128 letters, digits, _ or -');
+      throw invalidPublicKey();
     }
     if (!(await this.deps.partners.findById(command.partnerId))) {
-      throw httpError(404, 'partner_not_exists', 'Partner does not exist');
+      throw partnerNotExists();
     }
     const fields = {
       public_key: command.publicKey,

@@ -1,4 +1,4 @@
-import { ServiceError } from '@masthead/core/errors';
+import { parseOrThrow } from '@masthead/core/errors';
 import { z } from 'zod';
 import { normalizeAction, SERVICE_ACCOUNT_ACTIONS } from './service-account.actions.js';
 
@@ -32,17 +32,7 @@ export const createServiceAccountCommand = z
 
 export type CreateServiceAccountCommand = z.output<typeof createServiceAccountCommand>;
 
-const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-
 /** 400 `invalid_<first field>` with every bad field listed, like the other operator calls. */
 export function parseCreateServiceAccount(input: unknown): CreateServiceAccountCommand {
-  const result = createServiceAccountCommand.safeParse(input);
-  if (result.success) return result.data;
-  const fields: Record<string, string> = {};
-  for (const issue of result.error.issues) {
-    const field = snakeCase(String(issue.path[0] ?? 'request'));
-    fields[field] ??= issue.message;
-  }
-  const [field, message] = Object.entries(fields)[0] ?? ['request', 'invalid request'];
-  throw new ServiceError({ status: 400, code: `invalid_${field}`, description: message, fields });
+  return parseOrThrow(createServiceAccountCommand, input);
 }

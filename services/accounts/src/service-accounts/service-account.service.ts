@@ -1,9 +1,9 @@
-import { httpError } from '@masthead/core/errors';
 import type { EventPublisher } from '@masthead/core/events';
 import type { ServiceAccountUser } from '@masthead/proto/identity';
 import type { ResourceService } from '../resources/resource.service.js';
 import type { ServiceAccountUserDirectory } from './service-account-users.js';
 import type { CreateServiceAccountCommand } from './service-account.command.js';
+import { notAServiceAccountUser, serviceAccountNotFound, serviceAccountRevoked, tooManyUsages } from './service-account.errors.js';
 import { hashServiceKey, isWellFormedServiceKey, newServiceKey } from './service-account.keys.js';
 import type { ServiceAccountRepository, UsageIncrement } from './service-account.repository.js';
 import type { ServiceAccountRecord, ServiceAccountState } from './service-account.schema.js';
@@ -26,8 +26,6 @@ export interface ServiceKeyResolution {
 }
 
 /** Thrown when an ID names no service account. */
-export const serviceAccountNotFound = () => httpError(404, 'service_account_not_found', 'Service account not found');
-
 /** Largest batch of usage entries one report may carry (one gateway's accounts per interval). */
 const MAX_USAGE_BATCH = 10_000;
 
@@ -48,7 +46,7 @@ export class ServiceAccountService {
     if (command.userId !== undefined) {
       const user = await this.deps.users.get(command.userId, resource._id, requestId);
       if (!user || user.role !== 'service_account') {
-        throw httpError(400, 'invalid_user_id', 'user_id must name a service-account user');
+        throw notAServiceAccountUser();
       }
       userId = command.userId;
     } else {
@@ -86,7 +84,7 @@ export class ServiceAccountService {
     const updated = await this.deps.accounts.setStatus(id, status);
     if (updated) return this.published(updated);
     if (!(await this.deps.accounts.findById(id))) throw serviceAccountNotFound();
-    throw httpError(409, 'service_account_revoked', 'A revoked service account cannot change status');
+    throw serviceAccountRevoked();
   }
 
   /**
@@ -103,7 +101,7 @@ export class ServiceAccountService {
 
   /** Adds the gateway's batched usage; entries that are not positive counts are ignored. */
   async recordUsage(increments: UsageIncrement[]): Promise<void> {
-    if (increments.length > MAX_USAGE_BATCH) throw httpError(400, 'invalid_usages', `At most ${MAX_USAGE_BATCH} usage entries a call`);
+    if (increments.length > MAX_USAGE_BATCH) throw tooManyUsages(MAX_USAGE_BATCH);
     const valid = increments.filter(
       (entry) =>
         Number.isSafeInteger(entry.serviceAccountId) &&

@@ -1,3 +1,4 @@
+import { parseOrThrow } from '@masthead/core/errors';
 import type { AsyncImplementation } from '@masthead/core/grpc';
 import { fromPageQuery, toWirePaginator } from '@masthead/core/pagination';
 import type { CatalogServiceService } from '@masthead/proto/catalog';
@@ -11,7 +12,6 @@ import type { PlanService } from '../plans/plan.service.js';
 import type { ExternalSourceLookup } from '../pricings/external-source.lookup.js';
 import { upsertPricingCommand } from '../pricings/pricing.command.js';
 import type { PricingService } from '../pricings/pricing.service.js';
-import { parseCommand } from '../support/parse-command.js';
 import { toMembership, toMembershipChange, toPlan, toPricing, toResourceMemberships, toUserPlan } from './catalog.wire.js';
 
 interface Deps {
@@ -37,7 +37,7 @@ export function catalogHandlers(deps: Deps): AsyncImplementation<typeof CatalogS
       return { items: list.items.map((view) => toMembership(view, admin)), history: list.history.map(toMembershipChange) };
     },
     attachDefaultMembership: async (request) => ({
-      attached: await memberships.attachDefault(parseCommand(attachDefaultCommand, request)),
+      attached: await memberships.attachDefault(parseOrThrow(attachDefaultCommand, request)),
     }),
 
     listUserPlans: async ({ resourceId, userId, query, admin }) => {
@@ -80,11 +80,12 @@ export function catalogHandlers(deps: Deps): AsyncImplementation<typeof CatalogS
       return toPricing(view.pricing, view.plan, admin);
     },
     // Operator calls answer in admin context (timestamps and country_vat included).
-    upsertPlan: async (request) => toPlan(await plans.upsert(parseCommand(upsertPlanCommand, request)), true),
+    upsertPlan: async (request) => toPlan(await plans.upsert(parseOrThrow(upsertPlanCommand, request)), true),
     upsertPricing: async (request) => {
-      const view = await pricings.upsert(parseCommand(upsertPricingCommand, request));
+      const view = await pricings.upsert(parseOrThrow(upsertPricingCommand, request));
       return toPricing(view.pricing, view.plan, true);
     },
-    grantMembership: async (request) => toMembership(await memberships.grant(parseCommand(grantMembershipCommand, request))),
+    canOwnTeams: async ({ resourceId, userId }) => ({ eligible: await teamPlans.canOwnTeams(resourceId, userId) }),
+    grantMembership: async (request) => toMembership(await memberships.grant(parseOrThrow(grantMembershipCommand, request))),
   };
 }

@@ -25,6 +25,13 @@ interface TeamPlansReaderDeps {
 export class TeamPlansReader {
   constructor(private readonly deps: TeamPlansReaderDeps) {}
 
+  /** Can-own-teams eligibility: a membership (any status) of an active team plan of the resource. */
+  async canOwnTeams(resourceId: number, userId: number): Promise<boolean> {
+    const memberships = await this.deps.memberships.listAll(resourceId, userId);
+    const parents = await this.deps.plans.findActiveTeamPlans(resourceId, [...new Set(memberships.map((row) => row.plan_id))]);
+    return parents.length > 0;
+  }
+
   async list(resourceId: number, userId: number, teamId: number, request: PageRequest, call: CallContext): Promise<PlanPageView> {
     await this.deps.community.getTeam({ teamId }, { ...call, idempotent: true });
     const memberships = await this.deps.memberships.listAll(resourceId, userId);

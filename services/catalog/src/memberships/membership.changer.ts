@@ -1,9 +1,9 @@
+import { subscriptionNotFound } from '@masthead/core/errors';
 import type { EventPublisher } from '@masthead/core/events';
 import { claimKey, type MembershipClaimRepository } from './claim.repository.js';
 import type { MembershipDetachmentRepository } from './detachment.repository.js';
 import type { MembershipHistoryRepository } from './history.repository.js';
 import type { MembershipAction } from './history.schema.js';
-import { membershipNotFound } from './membership.errors.js';
 import type { MembershipRepository } from './membership.repository.js';
 import type { MembershipRecord } from './membership.schema.js';
 
@@ -54,7 +54,7 @@ export class MembershipChanger {
     await this.findOwned(target);
     const detached = await this.deps.memberships.deactivate(target.resourceId, target.userId, target.membershipId);
     // Only one caller records the detachment, also where both deactivations "succeeded".
-    if (!detached || !(await this.deps.detachments.record(detached._id))) throw membershipNotFound();
+    if (!detached || !(await this.deps.detachments.record(detached._id))) throw subscriptionNotFound();
     await this.releaseClaim(detached);
     await this.record(detached, 'detached', 'membership_detached', {});
     return detached;
@@ -62,7 +62,7 @@ export class MembershipChanger {
 
   private async findOwned({ resourceId, userId, membershipId }: MembershipTarget): Promise<MembershipRecord> {
     const membership = membershipId > 0 ? await this.deps.memberships.findActiveOwned(resourceId, userId, membershipId) : null;
-    if (!membership) throw membershipNotFound();
+    if (!membership) throw subscriptionNotFound();
     return membership;
   }
 

@@ -1,8 +1,11 @@
-import { httpError } from '@masthead/core/errors';
+import { defineError } from '@masthead/core/errors';
 
-/**
- * Thrown by the member's membership routes (`/user/subscriptions/{id}`, where the API calls a
- * membership a "subscription") when the ID names no active membership of this user in this
- * resource: absent, detached, another user's or another resource's alike.
- */
-export const membershipNotFound = () => httpError(404, 'subscription_not_found', 'Subscription not found');
+// An unknown membership is `subscriptionNotFound` (@masthead/core/errors): the member's routes
+// (`/user/subscriptions/{id}`) call a membership a "subscription", and the gateway raises it too.
+
+/** Thrown when a concurrent request holds the claim to create this membership (MembershipService.grant). */
+export const membershipPending = defineError({
+  status: 409,
+  code: 'membership_pending',
+  description: 'Another request is creating this membership; retry shortly',
+});

@@ -1,8 +1,9 @@
 import type { PartitionedReadCache } from '@masthead/core/cache';
-import { httpError } from '@masthead/core/errors';
+import {} from '@masthead/core/errors';
 import { toPaginator, type PageRequest, type Paginator } from '@masthead/core/pagination';
 import { endOfPeriod } from '../pricings/period.js';
 import { pricingNotFound } from '../pricings/pricing.errors.js';
+import { membershipPending } from './membership.errors.js';
 import type { PricingRepository } from '../pricings/pricing.repository.js';
 import type { AttachDefaultCommand, GrantMembershipCommand } from './membership.command.js';
 import type { MembershipChangeRecord } from './history.schema.js';
@@ -30,8 +31,6 @@ export interface MembershipHistoryPage {
 }
 
 /** Thrown by GrantMembership when a parallel request is still creating the same membership. */
-const membershipPending = () => httpError(409, 'membership_pending', 'Another request is creating this membership; retry shortly');
-
 export class MembershipService {
   constructor(private readonly deps: MembershipServiceDeps) {}
 

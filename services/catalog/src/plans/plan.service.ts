@@ -1,9 +1,10 @@
+import { planNotFound } from '@masthead/core/errors';
 import { toPaginator, type PageRequest, type Paginator } from '@masthead/core/pagination';
 import type { PricingRepository } from '../pricings/pricing.repository.js';
 import type { PricingRecord } from '../pricings/pricing.schema.js';
 import { isDuplicateKey } from '../support/duplicate-key.js';
 import type { UpsertPlanCommand } from './plan.command.js';
-import { invalidParentPlan, planNotFound } from './plan.errors.js';
+import { invalidParentPlan } from './plan.errors.js';
 import type { PlanChanges, PlanRepository } from './plan.repository.js';
 import type { PartitionedReadCache } from '@masthead/core/cache';
 import type { PlanRecord } from './plan.schema.js';

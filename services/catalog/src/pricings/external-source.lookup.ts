@@ -1,6 +1,12 @@
-import { httpError, isServiceError } from '@masthead/core/errors';
+import { isServiceError, subscriptionNotFound } from '@masthead/core/errors';
 import type { Logger } from '@masthead/core/logging';
 import type { PlanRepository } from '../plans/plan.repository.js';
+import {
+  externalSourceIdRequired,
+  externalSubscriptionFailed,
+  pricingPlanNotFound,
+  subscriptionSourceIdRequired,
+} from './pricing.errors.js';
 import type { PricingRepository } from './pricing.repository.js';
 import type { PricingView } from './pricing.service.js';
 
@@ -9,26 +15,6 @@ interface ExternalSourceLookupDeps {
   plans: PlanRepository;
   logger: Logger;
 }
-
-/** Thrown when the query has no `external_source_id` string, or an empty one. */
-export const externalSourceIdRequired = () => httpError(409, 'external_source_id_required', 'external_source_id is required');
-
-/** Thrown when `external_source_id` was given but nothing is left of it once sanitized. */
-export const subscriptionSourceIdRequired = () =>
-  httpError(409, 'subscription_source_id_required', 'external_source_id is empty once tags, control characters and spaces are removed');
-
-/** Thrown when no Pricing of the resource carries the ID as one of its tokens. */
-export const subscriptionNotFound = () => httpError(404, 'subscription_not_found', 'Subscription not found');
-
-/** Thrown when the matched Pricing's plan no longer exists, so the Pricing cannot be shown. */
-export const pricingPlanNotFound = () => httpError(404, 'not_found', 'Not found');
-
-/**
- * Thrown when the lookup itself fails (storage error, unreadable stored row). The description
- * speaks of creation although this is a lookup: kept because the spec says the literal text
- * mentions creation (document 2, section I).
- */
-export const externalSubscriptionFailed = () => httpError(400, 'external_subscription_failed', 'Failed to create external subscription');
 
 /**
  * "Sanitized, lowercased, trimmed" (document 2, section I): HTML tags and control characters

@@ -1,10 +1,10 @@
+import { planNotFound, subscriptionNotFound } from '@masthead/core/errors';
 import { toPaginator, type PageRequest, type Paginator } from '@masthead/core/pagination';
 import type { PlanRepository } from '../plans/plan.repository.js';
-import { planNotFound } from '../plans/plan.errors.js';
 import type { PlanRecord } from '../plans/plan.schema.js';
 import { isDuplicateKey } from '../support/duplicate-key.js';
 import type { UpsertPricingCommand } from './pricing.command.js';
-import { pricingNotFound, subscriptionNotFound } from './pricing.errors.js';
+import { pricingNotFound } from './pricing.errors.js';
 import type { PricingChanges, PricingRepository } from './pricing.repository.js';
 import type { PricingRecord } from './pricing.schema.js';
 

@@ -1,4 +1,4 @@
-import { httpError } from '@masthead/core/errors';
+import { teamNotFound } from '@masthead/core/errors';
 import type { AsyncImplementation } from '@masthead/core/grpc';
 import type { CommunityServiceService } from '@masthead/proto/community';
 import type { MemberSummaryService } from '../members/member-summary.service.js';
@@ -9,9 +9,6 @@ interface Deps {
   memberSummary: MemberSummaryService;
   teams: TeamRepository;
 }
-
-/** Thrown when no team has the ID (teams have no resource, so no resource filter applies). */
-const teamNotFound = () => httpError(404, 'team_not_found', 'Team not found');
 
 export function communityHandlers({ memberSummary, teams }: Deps): AsyncImplementation<typeof CommunityServiceService> {
   return {

@@ -1,8 +1,18 @@
-import { insertWithNextId } from '@masthead/core/mongo';
+import { insertWithNextId, isDuplicateKey } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
-import { teamMemberModel, type TeamMemberRecord } from './team-member.schema.js';
+import { claimSlot } from '../support/slot-claim.js';
+import { teamMemberModel, type TeamMemberRecord, type TeamMemberStatus, type TeamRole } from './team-member.schema.js';
 
-export type NewTeamMember = Omit<TeamMemberRecord, '_id' | 'created_at'>;
+export type NewTeamMember = Omit<TeamMemberRecord, '_id' | 'created_at' | 'seat'>;
+
+/** What claiming a seat ended with: the new row, a full team, or a relationship that exists. */
+export type SeatClaim = { row: TeamMemberRecord } | { full: true } | { existing: TeamMemberRecord };
+
+class ExistingRelationship extends Error {
+  constructor(readonly row: TeamMemberRecord) {
+    super('relationship exists');
+  }
+}
 
 /** Storage of team_members; results are plain objects. */
 export class TeamMemberRepository {
@@ -25,8 +35,84 @@ export class TeamMemberRepository {
       .exec();
   }
 
-  /** Throws a duplicate-key error when the user already has a relationship with the team. */
-  insert(member: NewTeamMember): Promise<TeamMemberRecord> {
-    return insertWithNextId(this.db, this.model, { ...member, created_at: new Date() });
+  /** The user's relationship with the team, any status. */
+  find(teamId: number, userId: number): Promise<TeamMemberRecord | null> {
+    return this.model.findOne({ team_id: teamId, user_id: userId }).lean<TeamMemberRecord>().exec();
+  }
+
+  /** The relationships of these teams matching `filter`, oldest first. */
+  listForTeams(teamIds: number[], filter: Record<string, unknown> = {}): Promise<TeamMemberRecord[]> {
+    return this.model
+      .find({ ...filter, team_id: { $in: teamIds } })
+      .sort({ _id: 1 })
+      .lean<TeamMemberRecord[]>()
+      .exec();
+  }
+
+  /** A page of a team's non-owner relationships that are not removed. */
+  async pageNonOwners(teamId: number, skip: number, limit: number): Promise<{ rows: TeamMemberRecord[]; total: number }> {
+    const filter = { team_id: teamId, role: { $ne: 'owner' }, status: { $ne: 'removed' } };
+    const [rows, total] = await Promise.all([
+      this.model.find(filter).sort({ _id: 1 }).skip(skip).limit(limit).lean<TeamMemberRecord[]>().exec(),
+      this.model.countDocuments(filter).exec(),
+    ]);
+    return { rows, total };
+  }
+
+  /** Active relationships of the team holding the Pricing (the seat check of team invites). */
+  countActiveWithPricing(teamId: number, pricingId: number): Promise<number> {
+    return this.model.countDocuments({ team_id: teamId, pricing_id: pricingId, status: 'active' }).exec();
+  }
+
+  /**
+   * Inserts the relationship on the lowest free seat below `limit` (0 = no cap). Every
+   * relationship holds a seat, inactive ones included (document 2 D counts them all).
+   */
+  async claimSeat(member: NewTeamMember, limit: number): Promise<SeatClaim> {
+    const from = await this.model.countDocuments({ team_id: member.team_id }).exec();
+    let row: TeamMemberRecord | undefined;
+    try {
+      const seat = await claimSlot(
+        async (slot) => {
+          try {
+            row = await insertWithNextId(this.db, this.model, { ...member, seat: slot, created_at: new Date() });
+          } catch (error) {
+            // The other unique key: the user's relationship exists (a parallel activation).
+            const existing = isDuplicateKey(error) ? await this.find(member.team_id, member.user_id) : null;
+            throw existing ? new ExistingRelationship(existing) : error;
+          }
+        },
+        from,
+        limit,
+      );
+      return seat === null || !row ? { full: true } : { row };
+    } catch (error) {
+      if (error instanceof ExistingRelationship) return { existing: error.row };
+      throw error;
+    }
+  }
+
+  /** Fixtures and team creation: the owner's row on the first free seat, no cap. */
+  async insert(member: NewTeamMember): Promise<TeamMemberRecord> {
+    const claim = await this.claimSeat(member, 0);
+    if ('row' in claim) return claim.row;
+    throw Object.assign(new Error('E11000 relationship exists'), { code: 11000 });
+  }
+
+  update(teamId: number, userId: number, changes: Partial<{ role: TeamRole; status: TeamMemberStatus; pricing_id: number | null }>) {
+    return this.model
+      .findOneAndUpdate({ team_id: teamId, user_id: userId }, { $set: { ...changes, updated_at: new Date() } }, { new: true })
+      .lean<TeamMemberRecord>()
+      .exec();
+  }
+
+  /** Releases a seat claimed by an activation that failed afterwards. */
+  async delete(id: number): Promise<void> {
+    await this.model.deleteOne({ _id: id }).exec();
+  }
+
+  /** Team deletion: every relationship is marked removed (kept as history). */
+  async removeAll(teamId: number): Promise<void> {
+    await this.model.updateMany({ team_id: teamId }, { $set: { status: 'removed', updated_at: new Date() } }).exec();
   }
 }

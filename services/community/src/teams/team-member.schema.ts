@@ -12,7 +12,15 @@ export interface TeamMemberRecord {
   user_id: number;
   role: TeamRole;
   status: TeamMemberStatus;
+  /**
+   * The relationship's seat number, unique in the team: inserting the row claims the seat, so a
+   * team's `member_limit` holds under parallel activations (docs/adr/0134).
+   */
+  seat: number;
+  /** The Pricing the relationship holds or requested (team seats); null for none. */
+  pricing_id?: number | null;
   created_at: Date;
+  updated_at?: Date;
 }
 
 const teamMemberSchema = new Schema<TeamMemberRecord>(
@@ -22,15 +30,20 @@ const teamMemberSchema = new Schema<TeamMemberRecord>(
     user_id: { type: Number, required: true },
     role: { type: String, required: true, enum: TEAM_ROLES },
     status: { type: String, required: true, enum: TEAM_MEMBER_STATUSES },
+    seat: { type: Number, required: true },
+    pricing_id: { type: Number, default: null },
     created_at: { type: Date, required: true },
+    updated_at: { type: Date },
   },
   { collection: 'team_members', versionKey: false },
 );
-// Serves GetMemberSummary: a user's current team relationships.
+// Serves GetMemberSummary and GET /user/teams: a user's current team relationships.
 teamMemberSchema.index({ user_id: 1, status: 1 });
 // One relationship per user and team: invitation activation reactivates it (document 2 D) and
 // the unique key keeps two parallel activations from adding a second one.
 teamMemberSchema.index({ team_id: 1, user_id: 1 }, { unique: true });
+// The seat claim (docs/adr/0134): one row per seat number and team.
+teamMemberSchema.index({ team_id: 1, seat: 1 }, { unique: true });
 
 export const teamMemberModel = (db: Connection): Model<TeamMemberRecord> =>
   db.models['TeamMember'] ?? db.model<TeamMemberRecord>('TeamMember', teamMemberSchema);

@@ -28,7 +28,32 @@ export class TeamRepository {
       .exec();
   }
 
+  /** A page of `find(filter)` in `sort` order, and the total. */
+  async page(
+    filter: Record<string, unknown>,
+    sort: Record<string, 1 | -1>,
+    skip: number,
+    limit: number,
+  ): Promise<{ rows: TeamRecord[]; total: number }> {
+    const [rows, total] = await Promise.all([
+      this.model.find(filter).sort(sort).skip(skip).limit(limit).lean<TeamRecord[]>().exec(),
+      this.model.countDocuments(filter).exec(),
+    ]);
+    return { rows, total };
+  }
+
   insert(team: NewTeam): Promise<TeamRecord> {
     return insertWithNextId(this.db, this.model, { ...team, created_at: new Date() });
+  }
+
+  update(id: number, changes: Partial<Pick<TeamRecord, 'name' | 'description' | 'member_limit' | 'allowed_domains'>>) {
+    return this.model
+      .findByIdAndUpdate(id, { $set: { ...changes, updated_at: new Date() } }, { new: true })
+      .lean<TeamRecord>()
+      .exec();
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.model.deleteOne({ _id: id }).exec();
   }
 }

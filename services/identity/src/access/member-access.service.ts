@@ -1,9 +1,10 @@
-import { httpError } from '@masthead/core/errors';
+import { authAccessFail, userNotExist } from '@masthead/core/errors';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { RelationshipState } from '../relationships/relationship.schema.js';
 import type { UserRepository } from '../users/user.repository.js';
 import type { AccessChanges } from './access-changes.js';
 import { ACCESS_EVENTS } from './access-events.js';
+import { notResourceMember, relationshipChanged, relationshipNotBlocked } from './access.errors.js';
 
 /** A relationship change as the caller sees it. */
 export interface MemberAccessOutcome {
@@ -39,11 +40,6 @@ interface MemberAccessDeps {
   memberData: ResourceScopedData[];
 }
 
-const noRelationship = () => httpError(403, 'user_resource_not_exist', 'The member has no profile in this resource');
-// The gateway's shared checks answer the same when the relationship is blocked before the call.
-const accessFail = () => httpError(401, 'auth_access_fail', 'Account is inactive or its access to this resource is locked');
-const memberNotFound = () => httpError(404, 'user_not_exist', 'No such member in this resource');
-
 /**
  * The member's own relationship changes (`POST /user/suspend`, `DELETE /user/profile`) and the
  * operator's restore (docs/adr/0071). Each concerns one resource only.
@@ -77,10 +73,10 @@ export class MemberAccessService {
   async restore(resourceId: number, member: MemberRef, requestId: string): Promise<MemberAccessOutcome> {
     const userId = member.userId || (await this.userIdByEmail(member.email));
     const relationship = userId ? await this.deps.relationships.find(resourceId, userId) : null;
-    if (!relationship || relationship.status === 'removed') throw memberNotFound();
+    if (!relationship || relationship.status === 'removed') throw userNotExist();
     const previousStatus = relationship.status;
     if (previousStatus !== 'locked' && previousStatus !== 'suspended') {
-      throw httpError(409, 'relationship_not_blocked', `The member's relationship is ${previousStatus}, not locked or suspended`);
+      throw relationshipNotBlocked(previousStatus);
     }
     const applied = await this.deps.changes.apply({
       userId,
@@ -91,16 +87,16 @@ export class MemberAccessService {
       event: ACCESS_EVENTS.restored,
       details: { previous_status: previousStatus },
     });
-    if (!applied) throw httpError(409, 'relationship_not_blocked', "The member's relationship changed meanwhile; read it again");
+    if (!applied) throw relationshipChanged();
     return { userId, resourceId, previousStatus, status: 'active', revokedSessionIds: applied.revokedSessionIds };
   }
 
   private async leaveActive(target: ChangeTarget, to: RelationshipState, event: string): Promise<MemberAccessOutcome> {
     const { userId, resourceId } = target;
     const relationship = await this.deps.relationships.find(resourceId, userId);
-    if (!relationship || relationship.status === 'removed') throw noRelationship();
+    if (!relationship || relationship.status === 'removed') throw notResourceMember();
     const applied = await this.deps.changes.apply({ ...target, from: ['active'], to, event });
-    if (!applied) throw accessFail();
+    if (!applied) throw authAccessFail();
     return { userId, resourceId, previousStatus: 'active', status: to, revokedSessionIds: [] };
   }
 

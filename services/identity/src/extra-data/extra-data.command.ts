@@ -1,6 +1,6 @@
-import { httpError } from '@masthead/core/errors';
 import { z } from 'zod';
 import type { FieldKey } from './extra-data.repository.js';
+import { fieldKeyInvalid, itemListInvalid } from './extra-data.errors.js';
 
 /** The reserved group the custom-fields operations read and write (document 2, section A). */
 export const CUSTOM_FIELDS_GROUP = 'custom_fields';
@@ -22,26 +22,35 @@ export interface FieldWrite extends FieldKey {
 /** Characters as a reader counts them (code points), so that an emoji is one, not two. */
 const lengthOf = (text: string) => [...text].length;
 
+/**
+ * U+0000 is never meaningful text, and PostgreSQL's jsonb under the embedded database cannot
+ * hold it (docs/adr/0090): an item carrying it is invalid, skipped like the others.
+ */
+const withoutNul = (text: string) => !text.includes('\u0000');
+
 const key = (max: number) =>
   z
     .string()
     .transform((text) => text.trim())
-    .refine((text) => text.length > 0 && lengthOf(text) <= max);
+    .refine((text) => text.length > 0 && lengthOf(text) <= max && withoutNul(text));
 
-const value = z.string().transform((text) => text.trim());
+const value = z
+  .string()
+  .transform((text) => text.trim())
+  .refine(withoutNul);
 
 // Unknown keys of an item are ignored (stripped): clients may send whole rows back.
 const groupWrite = z.object({ group_key: key(MAX_GROUP_KEY_LENGTH), field_key: key(MAX_FIELD_KEY_LENGTH), field_value: value });
 const groupDelete = z.object({ group_key: key(MAX_GROUP_KEY_LENGTH), field_key: key(MAX_FIELD_KEY_LENGTH) });
 const customWrite = z.object({ field_key: key(MAX_FIELD_KEY_LENGTH), field_value: value });
 
-export const incorrectData = (list: string) =>
-  httpError(409, 'incorrect_data', `${list} must be a nonempty array of at most ${MAX_ITEMS} items`);
+export const incorrectData = (list: string) => itemListInvalid(list, MAX_ITEMS);
 
 /**
  * The valid items of a request list, in order. The list itself must be a nonempty array (else
- * 409 incorrect_data); an item that is not an object, lacks a field, has a non-string field or
- * a key that is empty or too long after trimming is skipped silently, as the spec says.
+ * 409 incorrect_data); an item that is not an object, lacks a field, has a non-string field, a
+ * key that is empty or too long after trimming, or a NUL character is skipped silently, as the
+ * spec says.
  */
 function validItems<Item>(raw: unknown, list: string, schema: z.ZodType<Item, z.ZodTypeDef, unknown>): Item[] {
   if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_ITEMS) throw incorrectData(list);
@@ -74,6 +83,6 @@ export const parseCustomFieldWrites = (raw: unknown): FieldWrite[] =>
 /** DELETE /user/extra/data/custom-fields/{field_key}: one key, which must be valid. */
 export function parseCustomFieldKey(raw: string): FieldKey {
   const parsed = key(MAX_FIELD_KEY_LENGTH).safeParse(raw);
-  if (!parsed.success) throw httpError(409, 'incorrect_data', `field_key must be 1 to ${MAX_FIELD_KEY_LENGTH} characters`);
+  if (!parsed.success) throw fieldKeyInvalid(MAX_FIELD_KEY_LENGTH);
   return { groupKey: CUSTOM_FIELDS_GROUP, fieldKey: parsed.data };
 }

@@ -1,5 +1,5 @@
 import type { EventPublisher } from '@masthead/core/events';
-import { httpError, isServiceError } from '@masthead/core/errors';
+import { isServiceError } from '@masthead/core/errors';
 import type { Logger } from '@masthead/core/logging';
 import type { ExtraDataRow } from '@masthead/proto/identity/extra_data';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
@@ -7,6 +7,7 @@ import type { FieldWrite } from './extra-data.command.js';
 import { publishFieldDeleted, publishFieldUpdated } from './extra-data.events.js';
 import type { ExtraDataRepository, ExtraDataScope, FieldKey } from './extra-data.repository.js';
 import { toExtraDataRow } from './extra-data.projection.js';
+import { extraDataDeleteFailed, extraDataReadFailed, extraDataUpdateFailed, noRelationship } from './extra-data.errors.js';
 
 interface ExtraDataDeps {
   extraData: ExtraDataRepository;
@@ -16,11 +17,7 @@ interface ExtraDataDeps {
 }
 
 /** The operation's documented storage failure (document 2, section A), all 409. */
-const FAILURES = {
-  read: ['error_get_user_extra_data', 'Extra data could not be read'],
-  update: ['error_update_user_extra_data', 'Extra data could not be saved'],
-  delete: ['error_delete_user_extra_data', 'Extra data could not be deleted'],
-} as const;
+const FAILURES = { read: extraDataReadFailed, update: extraDataUpdateFailed, delete: extraDataDeleteFailed } as const;
 
 /**
  * Reads and writes a member's extra data in one resource. Writes run one field after another
@@ -66,7 +63,7 @@ export class ExtraDataService {
   private async assertMember({ resourceId, userId }: ExtraDataScope): Promise<void> {
     const relationship = await this.deps.relationships.find(resourceId, userId);
     if (!relationship || relationship.status === 'removed') {
-      throw httpError(409, 'user_not_exists', 'The user has no relationship with this resource');
+      throw noRelationship();
     }
   }
 
@@ -82,8 +79,7 @@ export class ExtraDataService {
     } catch (error) {
       if (isServiceError(error)) throw error;
       this.deps.logger.error({ err: error, resource_id: scope.resourceId, user_id: scope.userId }, `extra data ${kind} failed`);
-      const [code, description] = FAILURES[kind];
-      throw httpError(409, code, description);
+      throw FAILURES[kind]();
     }
   }
 }

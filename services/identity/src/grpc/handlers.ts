@@ -1,5 +1,4 @@
 import { sessionContextOf } from './session-context.js';
-import { httpError } from '@masthead/core/errors';
 import type { AsyncImplementation } from '@masthead/core/grpc';
 import type { IdentityServiceService } from '@masthead/proto/identity';
 import type { MemberAdminService } from '../members/member-admin.service.js';
@@ -18,6 +17,7 @@ import type { ProfileService } from '../users/profile.service.js';
 import type { ServiceAccountUserService } from '../users/service-account-user.service.js';
 import { toUserMessage } from '../users/user.projection.js';
 import type { UserRepository } from '../users/user.repository.js';
+import { invalidCode } from '../recovery/recovery.errors.js';
 
 interface Deps {
   emailAvailability: EmailAvailabilityService;
@@ -80,7 +80,7 @@ export function identityHandlers({
     refresh: (request, { requestId }) => refresh.refresh(request, requestId),
 
     exchangeCode: async ({ resourceId, code, redirectUri }) => {
-      if (!code.trim() || code.length > 512) throw httpError(409, 'invalid_code', 'code is required');
+      if (!code.trim() || code.length > 512) throw invalidCode();
       const issued = await exchange.exchangeCode({ resourceId, code: code.trim(), redirectUri: redirectUri.trim() });
       return {
         token: issued.token,

@@ -1,5 +1,4 @@
 import { sessionContextOf } from './session-context.js';
-import { httpError } from '@masthead/core/errors';
 import type { AsyncImplementation } from '@masthead/core/grpc';
 import type { IdentityProviderServiceService } from '@masthead/proto/identity/idp';
 import type { DocstoreUserService } from '../idp/docstore-user.service.js';
@@ -14,6 +13,7 @@ import { requireProviderSettings } from '../idp/provider-settings.js';
 import type { TokenExchangeService } from '../idp/token-exchange.service.js';
 import { verifyRequestToken } from '../idp/token-verifier.js';
 import type { ResourceDirectory } from '../resources/resource-directory.js';
+import { emptyIdpToken } from '../idp/idp.errors.js';
 
 interface IdpDeps {
   resources: ResourceDirectory;
@@ -49,7 +49,7 @@ export function idpHandlers(deps: IdpDeps): AsyncImplementation<typeof IdentityP
     },
 
     verifyToken: async ({ resourceId, idpToken }, { requestId }) => {
-      if (!idpToken.trim()) throw httpError(400, 'Empty IdP Token', 'Empty IdP Token');
+      if (!idpToken.trim()) throw emptyIdpToken();
       const resource = await resources.get(resourceId, requestId);
       const { identity } = await verifyRequestToken(provider, resource, idpToken).catch((error: unknown) => {
         throw asDynamicError(error);

@@ -1,4 +1,4 @@
-import { httpError } from '@masthead/core/errors';
+import { invalidEmail } from '@masthead/core/errors';
 import type { Resource } from '@masthead/proto/accounts';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import { normalizeEmail } from '../signin/sign-in.command.js';
@@ -33,7 +33,7 @@ export class EmailRelationshipService {
     const settings = requireProviderSettings(resource);
     await this.deps.limiter.consume('email_validation', ip, this.deps.limitPerHour);
     const email = normalizeEmail(rawEmail);
-    if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
+    if (!email) throw invalidEmail();
     const user = await this.deps.users.findCredentialsByEmail(email);
     if (!user) return { resourceMember: false, idpLinked: false };
     const [relationship, link] = await Promise.all([

@@ -1,10 +1,11 @@
-import { httpError, isServiceError } from '@masthead/core/errors';
+import { isServiceError } from '@masthead/core/errors';
 import type { Logger } from '@masthead/core/logging';
 import { getAuth } from 'firebase-admin/auth';
 import type { FirebaseApps } from './firebase-apps.js';
 import type { IdentityProvider, ProviderMail, VerifiedIdentity } from './identity-provider.js';
 import { PROVIDER_FAILED, providerRefusal, tokenRejected } from './provider-errors.js';
 import type { ProviderSettings } from './provider-settings.js';
+import { providerFailure } from './idp.errors.js';
 
 export interface FirebaseOptions {
   apps: FirebaseApps;
@@ -104,6 +105,6 @@ export class FirebaseProvider implements IdentityProvider {
   private failure(operation: string, error: unknown) {
     const code = (error as { code?: unknown })?.code ?? (error as { name?: unknown })?.name;
     this.options.logger.warn({ operation, code }, 'identity provider call failed');
-    return httpError(400, PROVIDER_FAILED, PROVIDER_FAILED);
+    return providerFailure(PROVIDER_FAILED);
   }
 }

@@ -1,4 +1,3 @@
-import { httpError } from '@masthead/core/errors';
 import type { Logger } from '@masthead/core/logging';
 import { isDuplicateKey } from '@masthead/core/mongo';
 import type { Resource } from '@masthead/proto/accounts';
@@ -10,6 +9,8 @@ import { EMPTY_PROFILE, type UserRepository, type UserView } from '../users/user
 import type { Docstore } from './docstore.js';
 import type { IdpLinkRepository } from './idp-link.repository.js';
 import type { VerifiedRequest } from './token-verifier.js';
+import { idpAccountBeingCreated, idpAuthorizationFail, idpEmailMissing, idpEmailUnverified, idpIdentityTaken } from './idp.errors.js';
+import { notResourceMember } from '../access/access.errors.js';
 
 export interface LinkOptions {
   /** False blocks a new resource relationship (the exchange's create-member flag, or an invite). */
@@ -36,8 +37,6 @@ interface LinkerDeps {
   logger: Logger;
 }
 
-const authorizationFail = () => httpError(401, 'authorization_fail', 'The account is inactive or its access to this resource is locked');
-const notMember = () => httpError(403, 'user_resource_not_exist', 'The user is not a member of this resource');
 const isBlocked = (relationship: RelationshipRecord | null) => relationship !== null && relationship.status !== 'active';
 
 /**
@@ -53,34 +52,34 @@ export class IdentityLinker {
     const link = await this.deps.links.findByIdentity(settings.projectId, identity.uid);
     if (link) {
       const user = await this.deps.users.findById(link.user_id);
-      if (!user) throw authorizationFail();
+      if (!user) throw idpAuthorizationFail();
       await this.admit(resource, user, options);
       return { user, registered: false, existed: true };
     }
 
     const email = normalizeEmail(identity.email ?? '');
-    if (!email) throw httpError(409, 'verify_failed', 'The IdP token carries no email');
+    if (!email) throw idpEmailMissing();
     const existing = await this.deps.users.findCredentialsByEmail(email);
     // Linking an existing account needs the provider to vouch for the email: anyone can create
     // a provider identity with an unverified address (account takeover otherwise).
-    if (existing && !identity.emailVerified) throw httpError(409, 'verify_failed', 'The IdP email is not verified');
+    if (existing && !identity.emailVerified) throw idpEmailUnverified();
     const existed = existing ? (await this.deps.relationships.find(resource.id, existing._id)) !== null : false;
-    if (!existed && !options.mayJoin) throw notMember();
+    if (!existed && !options.mayJoin) throw notResourceMember();
     const user = existing ?? (await this.createUser(email, identity.emailVerified, options));
     await this.admit(resource, user, options);
     const stored = await this.deps.links.link(settings.projectId, identity.uid, user._id);
-    if (stored.user_id !== user._id) throw httpError(409, 'verify_failed', 'The IdP identity is linked to another account');
+    if (stored.user_id !== user._id) throw idpIdentityTaken();
     await this.createDocument(settings.projectId, identity.uid, user);
     return { user, registered: true, existed };
   }
 
   /** Active user with an unblocked relationship, joined here when missing and allowed. */
   private async admit(resource: Resource, user: UserView, options: LinkOptions): Promise<void> {
-    if (!user.active) throw authorizationFail();
+    if (!user.active) throw idpAuthorizationFail();
     const relationship = await this.deps.relationships.find(resource.id, user._id);
-    if (isBlocked(relationship)) throw authorizationFail();
+    if (isBlocked(relationship)) throw idpAuthorizationFail();
     if (relationship) return;
-    if (!options.mayJoin) throw notMember();
+    if (!options.mayJoin) throw notResourceMember();
     await this.deps.starter.join(resource, user._id, options.requestId);
   }
 
@@ -99,7 +98,7 @@ export class IdentityLinker {
       });
     } catch (error) {
       // Two first exchanges of one email at once: the unique email index keeps one.
-      if (isDuplicateKey(error)) throw httpError(409, 'verify_failed', 'The account is being created; retry');
+      if (isDuplicateKey(error)) throw idpAccountBeingCreated();
       throw error;
     }
   }

@@ -1,4 +1,4 @@
-import { httpError } from '@masthead/core/errors';
+import { invitationNotAcceptable } from './idp.errors.js';
 
 /**
  * Invitation acceptance for the exchange's `invite` (document 1, A). The community service owns
@@ -11,15 +11,13 @@ export interface InvitationAcceptor {
   accept(resourceId: number, userId: number, code: string, requestId: string): Promise<void>;
 }
 
-const cannotAccept = () => httpError(409, 'verify_failed', 'The invitation cannot be accepted');
-
 /** The acceptor while the community service has no invitation API (ADR 0050). */
 export class UnavailableInvitations implements InvitationAcceptor {
   assertAcceptable(): Promise<void> {
-    return Promise.reject(cannotAccept());
+    return Promise.reject(invitationNotAcceptable());
   }
 
   accept(): Promise<void> {
-    return Promise.reject(cannotAccept());
+    return Promise.reject(invitationNotAcceptable());
   }
 }

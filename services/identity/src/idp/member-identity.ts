@@ -1,7 +1,7 @@
-import { httpError } from '@masthead/core/errors';
 import type { Resource } from '@masthead/proto/accounts';
 import type { IdpLinkRepository } from './idp-link.repository.js';
 import { requireProviderSettings, type ProviderSettings } from './provider-settings.js';
+import { idpNotLinked } from './idp.errors.js';
 
 export interface MemberIdentity {
   settings: ProviderSettings;
@@ -12,6 +12,6 @@ export interface MemberIdentity {
 export async function memberIdentity(links: IdpLinkRepository, resource: Resource, userId: number): Promise<MemberIdentity> {
   const settings = requireProviderSettings(resource);
   const link = userId > 0 ? await links.findByUser(settings.projectId, userId) : null;
-  if (!link) throw httpError(409, 'idp_not_linked', 'The member has no identity at the identity provider');
+  if (!link) throw idpNotLinked();
   return { settings, uid: link.uid };
 }

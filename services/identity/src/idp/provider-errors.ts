@@ -1,4 +1,5 @@
-import { httpError, isServiceError, type ServiceError } from '@masthead/core/errors';
+import { isServiceError, type ServiceError } from '@masthead/core/errors';
+import { emptyUserId, idpTokenRejected, providerFailure } from './idp.errors.js';
 
 /**
  * Safe texts for the provider's refusals. Document 1 puts "dynamic exception text" in `error`
@@ -24,7 +25,7 @@ export const PROVIDER_FAILED = 'The identity provider request failed';
 export function providerRefusal(restCode: string): ServiceError {
   const code = restCode.split(/[\s:]/, 1)[0] ?? '';
   const text = REST_REFUSALS[code] ?? PROVIDER_FAILED;
-  return httpError(400, text, text);
+  return providerFailure(text);
 }
 
 /** firebase-admin refuses a token without a subject before we see it; its message names the claim. */
@@ -36,7 +37,7 @@ export function tokenRejected(error: unknown): ServiceError {
   const code = (error as { code?: unknown })?.code;
   const message = (error as { message?: unknown })?.message;
   if (typeof message === 'string' && /has (no|an empty) "sub"/.test(message) && MISSING_SUBJECT.test(message)) {
-    return httpError(409, 'empty_user_id', 'The IdP token names no user');
+    return emptyUserId();
   }
   const text =
     code === 'auth/id-token-expired'
@@ -46,7 +47,7 @@ export function tokenRejected(error: unknown): ServiceError {
         : code === 'auth/user-disabled'
           ? 'The account is disabled at the identity provider'
           : 'The IdP token is invalid';
-  return httpError(409, 'verify_failed', text);
+  return idpTokenRejected(text);
 }
 
 const VERIFICATION_CODES = new Set(['verify_failed', 'empty_user_id', 'service_not_active']);
@@ -54,5 +55,5 @@ const VERIFICATION_CODES = new Set(['verify_failed', 'empty_user_id', 'service_n
 /** A verification error as an operation whose errors are 400 with a text (POST /idp/verify-token) shows it. */
 export function asDynamicError(error: unknown): unknown {
   if (!isServiceError(error) || !VERIFICATION_CODES.has(error.code)) return error;
-  return httpError(400, error.description, error.description);
+  return providerFailure(error.description);
 }

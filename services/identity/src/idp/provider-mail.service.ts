@@ -1,9 +1,10 @@
-import { httpError } from '@masthead/core/errors';
+import { invalidEmail } from '@masthead/core/errors';
 import type { Resource } from '@masthead/proto/accounts';
 import { isAllowedRedirect, normalizeEmail } from '../signin/sign-in.command.js';
 import type { AddressLimiter } from '../throttling/address-limiter.js';
 import type { IdentityProvider, ProviderMail } from './identity-provider.js';
 import { requireProviderSettings } from './provider-settings.js';
+import { continueUrlNotOnHost, continueUrlRequired } from './idp.errors.js';
 
 interface ProviderMailDeps {
   provider: IdentityProvider;
@@ -20,12 +21,12 @@ export class ProviderMailService {
 
   async send(resource: Resource, kind: ProviderMail, rawEmail: string, rawContinueUrl: string, ip: string): Promise<void> {
     const email = normalizeEmail(rawEmail);
-    if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
+    if (!email) throw invalidEmail();
     const continueUrl = rawContinueUrl.trim() || null;
     // A sign-in link must lead back to the publication; a reset link may carry no destination.
-    if (kind === 'email_sign_in' && !continueUrl) throw httpError(409, 'invalid_continue_url', 'continue_url is required');
+    if (kind === 'email_sign_in' && !continueUrl) throw continueUrlRequired();
     if (continueUrl && !isAllowedRedirect(continueUrl, resource.host)) {
-      throw httpError(409, 'invalid_continue_url', 'continue_url must be on the resource host');
+      throw continueUrlNotOnHost();
     }
     const settings = requireProviderSettings(resource);
     await this.deps.limiter.consume('idp_mail', ip, this.deps.limitPerHour);

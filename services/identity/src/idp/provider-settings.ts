@@ -1,5 +1,5 @@
-import { httpError } from '@masthead/core/errors';
 import type { Resource } from '@masthead/proto/accounts';
+import { serviceNotActive } from './idp.errors.js';
 
 /** A resource's provider configuration, from its settings (ADR 0050). Public values only. */
 export interface ProviderSettings {
@@ -24,8 +24,6 @@ export function providerSettingsOf(resource: Resource): ProviderSettings | null 
 }
 
 /** Thrown by every provider operation of a resource without an enabled provider (document 1, A). */
-export const serviceNotActive = () => httpError(409, 'service_not_active', 'The identity provider is not enabled for this resource');
-
 export function requireProviderSettings(resource: Resource): ProviderSettings {
   const settings = providerSettingsOf(resource);
   if (!settings) throw serviceNotActive();

@@ -1,9 +1,10 @@
-import { httpError } from '@masthead/core/errors';
+import { invalidEmail } from '@masthead/core/errors';
 import type { Resource } from '@masthead/proto/accounts';
 import { normalizeEmail } from '../signin/sign-in.command.js';
 import type { AddressLimiter } from '../throttling/address-limiter.js';
 import type { IdentityProvider } from './identity-provider.js';
 import { requireProviderSettings } from './provider-settings.js';
+import { passwordRequired, passwordTooLong } from '../passwords/password.errors.js';
 
 interface ProviderSignInDeps {
   provider: IdentityProvider;
@@ -23,10 +24,10 @@ export class ProviderSignInService {
 
   async signIn(resource: Resource, rawEmail: string, rawPassword: string, ip: string): Promise<{ uid: string; idToken: string }> {
     const email = normalizeEmail(rawEmail);
-    if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
+    if (!email) throw invalidEmail();
     const password = rawPassword.trim();
-    if (!password) throw httpError(409, 'invalid_password', 'A password is required');
-    if (password.length > MAX_PASSWORD_LENGTH) throw httpError(409, 'invalid_password', 'The password is too long');
+    if (!password) throw passwordRequired();
+    if (password.length > MAX_PASSWORD_LENGTH) throw passwordTooLong(MAX_PASSWORD_LENGTH);
     const settings = requireProviderSettings(resource);
     await this.deps.limiter.consume('idp_sign_in', ip, this.deps.limitPerHour);
     return this.deps.provider.signInWithPassword(settings, email, password);

@@ -1,10 +1,10 @@
-import { httpError } from '@masthead/core/errors';
 import type { Resource } from '@masthead/proto/accounts';
 import type { SessionContext, SessionStarter } from '../signin/session-starter.js';
 import type { IdentityLinker } from './identity-linker.js';
 import type { IdentityProvider } from './identity-provider.js';
 import type { InvitationAcceptor } from './invitations.js';
 import { verifyRequestToken } from './token-verifier.js';
+import { invitationNotAcceptable, oauthFailed } from './idp.errors.js';
 
 export interface ExchangeCommand {
   idToken: string;
@@ -41,7 +41,7 @@ export class TokenExchangeService {
   async exchange(command: ExchangeCommand, resource: Resource, context: SessionContext): Promise<ExchangeOutcome> {
     const verified = await verifyRequestToken(this.deps.provider, resource, command.idToken);
     const invite = command.invite.trim();
-    if (invite.length > MAX_INVITE_LENGTH) throw httpError(409, 'verify_failed', 'The invitation cannot be accepted');
+    if (invite.length > MAX_INVITE_LENGTH) throw invitationNotAcceptable();
     // Checked before anything is written, so a refused invitation leaves no half-made member.
     if (invite) await this.deps.invitations.assertAcceptable(resource.id, invite, context.requestId);
 
@@ -62,7 +62,7 @@ export class TokenExchangeService {
       return started.issued.token;
     } catch (error) {
       if (registered) throw error;
-      throw httpError(400, 'oauth_failed', 'The session could not be issued');
+      throw oauthFailed();
     }
   }
 }

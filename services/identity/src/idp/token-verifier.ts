@@ -1,7 +1,7 @@
-import { httpError } from '@masthead/core/errors';
 import type { Resource } from '@masthead/proto/accounts';
 import type { IdentityProvider, VerifiedIdentity } from './identity-provider.js';
 import { requireProviderSettings, type ProviderSettings } from './provider-settings.js';
+import { emptyUserId, idpTokenRejected, idpTokenRequired } from './idp.errors.js';
 
 /** Real ID tokens are ~1 KB; the cap keeps a pasted novel away from the verifier. */
 const MAX_TOKEN_LENGTH = 8192;
@@ -19,9 +19,9 @@ export interface VerifiedRequest {
 export async function verifyRequestToken(provider: IdentityProvider, resource: Resource, idToken: string): Promise<VerifiedRequest> {
   const settings = requireProviderSettings(resource);
   const token = idToken.trim();
-  if (!token) throw httpError(409, 'verify_failed', 'The idp-token header is required');
-  if (token.length > MAX_TOKEN_LENGTH) throw httpError(409, 'verify_failed', 'The IdP token is invalid');
+  if (!token) throw idpTokenRequired();
+  if (token.length > MAX_TOKEN_LENGTH) throw idpTokenRejected();
   const identity = await provider.verifyIdToken(settings, token);
-  if (!identity.uid) throw httpError(409, 'empty_user_id', 'The IdP token names no user');
+  if (!identity.uid) throw emptyUserId();
   return { settings, identity };
 }

@@ -1,4 +1,3 @@
-import { httpError } from '@masthead/core/errors';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import { MIN_PASSWORD_LENGTH } from '../passwords/password-policy.js';
 import type { AccessAnnouncer } from '../sessions/access-announcer.js';
@@ -7,6 +6,7 @@ import type { ResourceRole } from '../relationships/relationship.schema.js';
 import { normalizeEmail } from '../signin/sign-in.command.js';
 import type { GlobalRole, UserRecord } from '../users/user.schema.js';
 import { EMPTY_PROFILE, type UserRepository } from '../users/user.repository.js';
+import { memberEmailInvalid, memberPasswordTooShort, unknownRole } from './member.errors.js';
 
 export interface UpsertMemberCommand {
   resourceId: number;
@@ -30,13 +30,13 @@ export class MemberAdminService {
 
   async upsert(command: UpsertMemberCommand): Promise<UserRecord> {
     const email = normalizeEmail(command.email);
-    if (!email) throw httpError(400, 'invalid_email', 'A valid email is required');
+    if (!email) throw memberEmailInvalid();
     if (command.password.length < MIN_PASSWORD_LENGTH) {
-      throw httpError(400, 'invalid_password', `A password has at least ${MIN_PASSWORD_LENGTH} characters`);
+      throw memberPasswordTooShort(MIN_PASSWORD_LENGTH);
     }
     const role = command.role || 'user';
     const globalRole: GlobalRole = role === 'root' ? 'root' : 'user';
-    if (role !== 'root' && !RESOURCE_ROLES.includes(role)) throw httpError(400, 'invalid_role', `Unknown role ${role}`);
+    if (role !== 'root' && !RESOURCE_ROLES.includes(role)) throw unknownRole(role);
     const passwordHash = await this.hasher.hash(command.password);
     const profile = { first_name: command.firstName, last_name: command.lastName };
     const existing = await this.users.findCredentialsByEmail(email);

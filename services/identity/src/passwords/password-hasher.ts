@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Algorithm, hash, verify } from '@node-rs/argon2';
-import { httpError } from '@masthead/core/errors';
-import { WorkQueue } from './work-queue.js';
+import { QueueWaitExceeded, WorkQueue } from './work-queue.js';
+import { hashQueueFull } from './password.errors.js';
 
 export interface Argon2Parameters {
   memoryKib: number;
@@ -12,6 +12,8 @@ export interface Argon2Parameters {
 export interface PasswordHasherOptions extends Argon2Parameters {
   concurrency: number;
   queueLimit: number;
+  /** Longest wait for a free slot before the call is refused with 429 (default: no bound). */
+  maxWaitMs?: number;
 }
 
 export interface VerifyResult {
@@ -24,15 +26,16 @@ const PHC_PARAMS = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$/;
 
 /**
  * argon2id through a native implementation that runs on libuv's thread pool, so hashing never
- * blocks the event loop. At most `concurrency` hashes run at once and `queueLimit` wait; beyond
- * that the call is refused at once with 429, which keeps every other route's latency flat.
+ * blocks the event loop. At most `concurrency` hashes run at once and `queueLimit` wait, none
+ * longer than `maxWaitMs`; beyond that the call is refused with 429, which keeps every other
+ * route's latency flat.
  */
 export class PasswordHasher {
   private readonly queue: WorkQueue;
   private dummyHash: Promise<string> | null = null;
 
   constructor(private readonly options: PasswordHasherOptions) {
-    this.queue = new WorkQueue(options.concurrency, options.queueLimit);
+    this.queue = new WorkQueue(options.concurrency, options.queueLimit, options.maxWaitMs);
   }
 
   hash(password: string): Promise<string> {
@@ -76,9 +79,13 @@ export class PasswordHasher {
     );
   }
 
-  private run<T>(task: () => Promise<T>): Promise<T> {
+  private async run<T>(task: () => Promise<T>): Promise<T> {
     const queued = this.queue.submit(task);
-    if (!queued) throw httpError(429, 'too_many_requests', 'Too many sign-in attempts are in progress; retry shortly');
-    return queued;
+    if (!queued) throw hashQueueFull();
+    try {
+      return await queued;
+    } catch (error) {
+      throw error instanceof QueueWaitExceeded ? hashQueueFull() : error;
+    }
   }
 }

@@ -1,5 +1,5 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
-import { httpError } from '@masthead/core/errors';
+import { passwordTooCommon, passwordTooLong, passwordTooShort } from './password.errors.js';
 
 /** NIST SP 800-63B: at least 8 characters, at least 64 accepted, no composition rules. */
 export const MIN_PASSWORD_LENGTH = 8;
@@ -18,12 +18,12 @@ const COMMON_PASSWORDS: ReadonlySet<string> = new Set(
 export function assertAcceptablePassword(password: string): void {
   const length = [...password].length;
   if (length < MIN_PASSWORD_LENGTH) {
-    throw httpError(409, 'invalid_password', `A password has at least ${MIN_PASSWORD_LENGTH} characters`);
+    throw passwordTooShort(MIN_PASSWORD_LENGTH);
   }
   if (length > MAX_PASSWORD_LENGTH) {
-    throw httpError(409, 'invalid_password', `A password has at most ${MAX_PASSWORD_LENGTH} characters`);
+    throw passwordTooLong(MAX_PASSWORD_LENGTH);
   }
   if (COMMON_PASSWORDS.has(password.toLowerCase())) {
-    throw httpError(409, 'invalid_password', 'This password is too common; choose another');
+    throw passwordTooCommon();
   }
 }

@@ -1,5 +1,6 @@
-import { fieldError, httpError, type FieldErrors } from '@masthead/core/errors';
+import { fieldError, type FieldErrors } from '@masthead/core/errors';
 import { codePointLength, hasLoneSurrogate, normalizeNickName, tagSlug, textProblem } from './text-rules.js';
+import { profileBodyNotObject } from './profile.errors.js';
 
 /** The plain text fields of PUT /user (document 1, section C table), as stored on the user. */
 export const TEXT_FIELDS = [
@@ -51,7 +52,7 @@ export function parseBody(changesJson: string): Record<string, unknown> {
   } catch {
     body = undefined;
   }
-  if (!isPlainObject(body)) throw httpError(409, 'incorrect_data', 'The body must be a JSON object');
+  if (!isPlainObject(body)) throw profileBodyNotObject();
   return body;
 }
 

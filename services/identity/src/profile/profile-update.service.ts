@@ -1,4 +1,4 @@
-import { fieldError, httpError, type FieldErrors } from '@masthead/core/errors';
+import { fieldError, type FieldErrors, userNotExist } from '@masthead/core/errors';
 import type { EventPublisher } from '@masthead/core/events';
 import type { UpdateProfileResponse } from '@masthead/proto/identity/profile';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
@@ -28,8 +28,6 @@ export const PROFILE_UPDATED = 'user_profile_updated';
 export const MARKETING_OPT_INS_CHANGED = 'user_marketing_opt_ins_changed';
 
 const nickNameTaken = 'is taken by another member';
-export const userNotExist = () => httpError(404, 'user_not_exist', 'User does not exist');
-
 /**
  * PUT /user (document 1, section C). The original is not atomic; here every rule, lookups
  * included, is checked before the first write, so a refused request changes nothing. The writes

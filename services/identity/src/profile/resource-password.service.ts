@@ -1,4 +1,4 @@
-import { httpError } from '@masthead/core/errors';
+import { userNotExist } from '@masthead/core/errors';
 import type { EventPublisher } from '@masthead/core/events';
 import { assertAcceptablePassword, MAX_PASSWORD_LENGTH } from '../passwords/password-policy.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
@@ -7,7 +7,8 @@ import type { AccessAnnouncer } from '../sessions/access-announcer.js';
 import type { SessionRepository } from '../sessions/session.repository.js';
 import type { SignInThrottle } from '../throttling/sign-in-throttle.js';
 import type { UserRepository } from '../users/user.repository.js';
-import { userNotExist } from './profile-update.service.js';
+import { currentPasswordRequired, currentPasswordWrong, passwordAlreadySet, passwordNotSet } from './profile.errors.js';
+import { passwordRequired } from '../passwords/password.errors.js';
 
 interface ResourcePasswordDeps {
   users: UserRepository;
@@ -30,9 +31,6 @@ export interface PasswordChange {
   password: string;
 }
 
-const passwordNotSet = () => httpError(409, 'password_not_set', 'No resource password is set; set one with POST /user/password');
-const invalidCurrentPassword = () => httpError(409, 'invalid_current_password', 'The current password is not correct');
-
 /**
  * The resource password: when set, sign-in in this resource uses it instead of the global
  * password (document 1, POST /authorization; relationship schema). Decisions in docs/adr/0062.
@@ -48,9 +46,9 @@ export class ResourcePasswordService {
   /** POST /user/password: only while none is set (409 password_already_set). */
   async setInitial(userId: number, resourceId: number, password: string): Promise<void> {
     assertNewPassword(password);
-    if (await this.hasPassword(userId, resourceId)) throw alreadySet();
+    if (await this.hasPassword(userId, resourceId)) throw passwordAlreadySet();
     const stored = await this.deps.relationships.setInitialPasswordHash(resourceId, userId, await this.deps.hasher.hash(password));
-    if (!stored) throw alreadySet();
+    if (!stored) throw passwordAlreadySet();
     await this.deps.events.publish({
       name: PASSWORD_CHANGED,
       resourceId,
@@ -65,7 +63,7 @@ export class ResourcePasswordService {
    */
   async change(change: PasswordChange): Promise<number> {
     const { users, relationships, hasher, throttle } = this.deps;
-    if (!change.currentPassword) throw httpError(409, 'invalid_current_password', 'current_password is required');
+    if (!change.currentPassword) throw currentPasswordRequired();
     assertNewPassword(change.password);
     const [user, relationship] = await Promise.all([users.findById(change.userId), relationships.find(change.resourceId, change.userId)]);
     if (!user) throw userNotExist();
@@ -78,7 +76,7 @@ export class ResourcePasswordService {
         : await hasher.verify(relationship.password_hash, change.currentPassword);
     if (!valid) {
       await throttle.recordFailure(user.email);
-      throw invalidCurrentPassword();
+      throw currentPasswordWrong();
     }
     await throttle.reset(user.email);
     await relationships.setPasswordHash(change.resourceId, change.userId, await hasher.hash(change.password));
@@ -94,10 +92,8 @@ export class ResourcePasswordService {
   }
 }
 
-const alreadySet = () => httpError(409, 'password_already_set', 'A resource password is already set; change it with PUT /user/password');
-
 /** The registration policy (ADR 0004) applies to every new password. */
 function assertNewPassword(password: string): void {
-  if (!password) throw httpError(409, 'invalid_password', 'password is required');
+  if (!password) throw passwordRequired();
   assertAcceptablePassword(password);
 }

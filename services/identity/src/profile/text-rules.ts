@@ -4,8 +4,14 @@
 
 /** A UTF-16 surrogate without its pair cannot be stored as UTF-8; JSON can still carry one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u;
-/** C0 and C1 controls (NUL included); tab and newlines are controls too in a one-line field. */
-const CONTROL = /\p{Cc}/u;
+/**
+ * What a one-line field cannot hold (docs/adr/0082): C0 and C1 controls with NUL and DEL (tab
+ * and newlines are controls too here); the line and paragraph separators U+2028/2029, which break
+ * lines like a newline; and the bidi embeddings, overrides and isolates (U+202A-202E,
+ * U+2066-2069), which reorder what follows them on screen (CVE-2021-42574). Other format
+ * characters stay: ZWNJ/ZWJ spell Persian and Indic names, LRM/RLM mark direction in place.
+ */
+const CONTROL = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
 
 /** True when UTF-8 cannot hold the text as sent. */
 export const hasLoneSurrogate = (value: string): boolean => LONE_SURROGATE.test(value);

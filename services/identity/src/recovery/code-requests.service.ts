@@ -1,4 +1,4 @@
-import { httpError } from '@masthead/core/errors';
+import { invalidEmail } from '@masthead/core/errors';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import { normalizeEmail } from '../signin/sign-in.command.js';
 import type { UserRepository } from '../users/user.repository.js';
@@ -46,7 +46,7 @@ export class CodeRequestService {
   private async accept(purpose: MailedPurpose, request: CodeRequest, eligible: (user: UserRecord) => Promise<boolean>): Promise<void> {
     await this.deps.limits.requestFromAddress(purpose, request.ip);
     const email = normalizeEmail(request.email);
-    if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
+    if (!email) throw invalidEmail();
     await this.deps.limits.requestForAccount(purpose, email);
     this.deps.background.run(`${purpose} request`, async () => {
       const user = await this.deps.users.findCredentialsByEmail(email);

@@ -1,4 +1,4 @@
-import { httpError } from '@masthead/core/errors';
+import { invalidEmail, userNotExist } from '@masthead/core/errors';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import { MAX_PASSWORD_LENGTH } from '../passwords/password-policy.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
@@ -8,6 +8,8 @@ import type { UserRepository } from '../users/user.repository.js';
 import type { UserRecord } from '../users/user.schema.js';
 import type { CodeMailer } from './code-mailer.js';
 import type { RecoveryLimits } from './recovery-limits.js';
+import { emailChangePasswordWrong, emailUnchanged } from './recovery.errors.js';
+import { userExists } from '../users/user.errors.js';
 
 interface EmailChangeDeps {
   users: UserRepository;
@@ -26,8 +28,6 @@ export interface EmailChangeRequest {
   ip: string;
 }
 
-const invalidPassword = () => httpError(409, 'invalid_password', 'The current password is required and must match');
-
 /**
  * PUT /user/email: mails a code to the new address; the account moves there only when that
  * code is confirmed through POST /confirm-email (docs/adr/0058). The current password is asked
@@ -41,13 +41,13 @@ export class EmailChangeService {
     await this.deps.limits.requestFromAddress('email_change', request.ip);
     await this.deps.limits.requestForAccount('email_change', `user:${request.userId}`);
     const email = normalizeEmail(request.email);
-    if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
+    if (!email) throw invalidEmail();
     const current = await this.deps.users.findById(request.userId);
     const user = current && (await this.deps.users.findCredentialsByEmail(current.email));
-    if (!user) throw httpError(404, 'user_not_exist', 'User does not exist');
-    if (email === user.email) throw httpError(409, 'invalid_email', 'This is already the account email');
+    if (!user) throw userNotExist();
+    if (email === user.email) throw emailUnchanged();
     await this.assertCurrentPassword(user, request.resourceId, request.password);
-    if (await this.deps.users.findCredentialsByEmail(email)) throw httpError(409, 'user_exists', 'A member with this email already exists');
+    if (await this.deps.users.findCredentialsByEmail(email)) throw userExists();
     await this.deps.mailer.send('email_change', { userId: user._id, resourceId: request.resourceId, email });
   }
 
@@ -57,9 +57,9 @@ export class EmailChangeService {
     const storedHash = relationship?.password_hash ?? user.password_hash;
     if (!storedHash) return;
     await this.deps.throttle.assertAllowed(user.email);
-    if (!password || password.length > MAX_PASSWORD_LENGTH) throw invalidPassword();
+    if (!password || password.length > MAX_PASSWORD_LENGTH) throw emailChangePasswordWrong();
     if ((await this.deps.hasher.verify(storedHash, password)).valid) return;
     await this.deps.throttle.recordFailure(user.email);
-    throw invalidPassword();
+    throw emailChangePasswordWrong();
   }
 }

@@ -1,10 +1,10 @@
 import { isDuplicateKey } from '@masthead/core/mongo';
-import { httpError } from '@masthead/core/errors';
 import type { AccessAnnouncer } from '../sessions/access-announcer.js';
 import type { UserRepository } from '../users/user.repository.js';
-import { codeFailed, invalidCode } from './code-errors.js';
+import { codeFailed, invalidCode } from './recovery.errors.js';
 import type { MemberCodes } from './member-codes.js';
 import type { RecoveryLimits } from './recovery-limits.js';
+import { userExists } from '../users/user.errors.js';
 
 interface EmailConfirmationDeps {
   users: UserRepository;
@@ -12,8 +12,6 @@ interface EmailConfirmationDeps {
   limits: RecoveryLimits;
   access: AccessAnnouncer;
 }
-
-const userExists = () => httpError(409, 'user_exists', 'A member with this email already exists');
 
 /**
  * POST /confirm-email. One route confirms both kinds of mailed address codes: a confirmation

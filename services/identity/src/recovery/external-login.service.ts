@@ -1,9 +1,10 @@
-import { httpError } from '@masthead/core/errors';
+import { invalidEmail, userNotExist } from '@masthead/core/errors';
 import type { Resource } from '@masthead/proto/accounts';
 import type { SignInResponse } from '@masthead/proto/identity';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { SessionContext } from '../signin/session-starter.js';
-import { authorizationFail, normalizeEmail } from '../signin/sign-in.command.js';
+import { normalizeEmail } from '../signin/sign-in.command.js';
+import { authorizationFail } from '../signin/sign-in.errors.js';
 import type { UserRepository } from '../users/user.repository.js';
 import { codeOwner } from './code-owner.js';
 import type { IssuedCode, MemberCodes } from './member-codes.js';
@@ -30,10 +31,10 @@ export class ExternalLoginService {
 
   async issue(resourceId: number, rawEmail: string, ttlSeconds: number): Promise<IssuedCode & { userId: number }> {
     const email = normalizeEmail(rawEmail);
-    if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
+    if (!email) throw invalidEmail();
     const user = await this.deps.users.findCredentialsByEmail(email);
     const relationship = user && (await this.deps.relationships.find(resourceId, user._id));
-    if (!user || !relationship) throw httpError(404, 'user_not_exist', 'No member with this email in the resource');
+    if (!user || !relationship) throw userNotExist();
     const ttl = ttlSeconds > 0 ? Math.min(ttlSeconds, this.deps.maxTtlSeconds) : this.deps.maxTtlSeconds;
     const issued = await this.deps.codes.issue('external_login', { userId: user._id, resourceId, email }, ttl);
     return { ...issued, userId: user._id };

@@ -7,7 +7,7 @@ import type { SessionService } from '../sessions/session.service.js';
 import type { SessionContext } from '../signin/session-starter.js';
 import type { SignInThrottle } from '../throttling/sign-in-throttle.js';
 import type { UserRepository } from '../users/user.repository.js';
-import { codeFailed, invalidCode } from './code-errors.js';
+import { codeFailed, invalidCode } from './recovery.errors.js';
 import { codeOwner } from './code-owner.js';
 import type { MemberCodes } from './member-codes.js';
 import type { RecoveredSession } from './recovered-session.js';

@@ -5,7 +5,7 @@ import type { RelationshipRepository } from '../relationships/relationship.repos
 import type { RelationshipRecord } from '../relationships/relationship.schema.js';
 import { toSessionResult } from '../signin/session-result.js';
 import type { SessionContext, SessionStarter } from '../signin/session-starter.js';
-import { authorizationFail } from '../signin/sign-in.command.js';
+import { authorizationFail } from '../signin/sign-in.errors.js';
 import type { ProfileService } from '../users/profile.service.js';
 import type { UserRecord } from '../users/user.schema.js';
 

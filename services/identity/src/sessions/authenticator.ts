@@ -13,6 +13,14 @@ const STATES = {
   unknown: SessionState.SESSION_STATE_UNKNOWN,
 } as const;
 
+/** The answer for a token that identifies no session here: the caller is a guest. */
+const UNKNOWN: AuthenticateResponse = {
+  state: STATES.unknown,
+  sessionId: 0,
+  relationship: RelationshipStatus.RELATIONSHIP_STATUS_NONE,
+  role: '',
+};
+
 /** Role precedence for the effective role: a global root or admin outranks a resource role. */
 const ROLE_RANK: Record<string, number> = { user: 0, admin: 1, partner: 2, root: 3 };
 
@@ -34,14 +42,20 @@ export class Authenticator {
     private readonly relationships: RelationshipRepository,
   ) {}
 
+  /**
+   * `resourceId` is the resource the request names, 0 when it names none. A session works only
+   * in the resource it was issued for (ADR 0085): named with another resource it answers as if no
+   * token had been sent (unknown), and named with none it acts in its own resource, so the member
+   * checks (suspension, lock, role) always judge the session's resource.
+   */
   async authenticate(token: string, resourceId: number): Promise<AuthenticateResponse> {
     const { state, session } = await this.sessions.resolve(token);
-    if (!session) return { state: STATES.unknown, sessionId: 0, relationship: RelationshipStatus.RELATIONSHIP_STATUS_NONE, role: '' };
+    if (!session || (resourceId && session.resource_id !== resourceId)) return UNKNOWN;
     const [user, relationship] = await Promise.all([
       this.users.findById(session.user_id),
-      resourceId ? this.relationships.find(resourceId, session.user_id) : Promise.resolve(null),
+      session.resource_id ? this.relationships.find(session.resource_id, session.user_id) : Promise.resolve(null),
     ]);
-    if (!user) return { state: STATES.unknown, sessionId: 0, relationship: RelationshipStatus.RELATIONSHIP_STATUS_NONE, role: '' };
+    if (!user) return UNKNOWN;
     return {
       state: STATES[state],
       sessionId: session._id,

@@ -1,8 +1,10 @@
-import { httpError } from '@masthead/core/errors';
+import { tokenCompromised } from '@masthead/core/errors';
 import type { SessionRepository } from './session.repository.js';
 import type { SessionRecord } from './session.schema.js';
 import type { IssuedSession, SessionService } from './session.service.js';
+import { openRotation, sealRotation } from './rotation-seal.js';
 import { hashToken } from './tokens.js';
+import { invalidGrant, refreshFailed } from './session.errors.js';
 
 export interface RefreshCommand {
   resourceId: number;
@@ -17,21 +19,25 @@ export interface CodeExchangeCommand {
   redirectUri: string;
 }
 
-const refreshFailed = () => httpError(401, 'refresh_failed', 'Refresh token is invalid or expired');
-const invalidGrant = () => httpError(400, 'invalid_grant', 'Authorization code is invalid, expired or already used');
-const compromised = () => httpError(401, 'token_compromised', 'Session token is compromised');
-
 const isLive = (session: SessionRecord | null): session is SessionRecord => !!session && !session.revoked_at && !session.compromised_at;
+
+/** How a second use of one refresh record is told from a replay (ADR 0086). */
+export interface RefreshReusePolicy {
+  /** Seconds after a record's first use in which a second use gets the same answer; 0: never. */
+  reuseIntervalSeconds: number;
+}
 
 /**
  * Exchanges one-time secrets (refresh records, authorization codes) for new credentials of the
- * same session. A refresh record replayed after it was consumed means it leaked: the whole
- * session family is marked compromised (docs/adr/0004).
+ * same session. A refresh record used again within the reuse window (two tabs, a retry after a
+ * lost answer) gets the first use's credentials again; used later, or asked to be kept after it
+ * was consumed, it leaked: the whole session family is marked compromised (docs/adr/0004, 0086).
  */
 export class CredentialExchange {
   constructor(
     private readonly repository: SessionRepository,
     private readonly sessions: SessionService,
+    private readonly reuse: RefreshReusePolicy,
   ) {}
 
   async refresh(command: RefreshCommand): Promise<IssuedSession> {
@@ -40,12 +46,37 @@ export class CredentialExchange {
     if (!record || record.expires_at.getTime() <= Date.now()) throw refreshFailed();
     if (command.resourceId && record.resource_id !== command.resourceId) throw refreshFailed();
     const session = await this.repository.findSession(record.session_id);
-    if (session?.compromised_at) throw compromised();
+    if (session?.compromised_at) throw tokenCompromised();
     if (!isLive(session)) throw refreshFailed();
-    // The claim is the record of use: it decides between concurrent uses, and any later use
-    // (the loser, or a replay) finds it taken. A kept (reusable) record is never claimed.
-    if (!command.reusable && !(await this.repository.claimUse(`refresh:${tokenHash}`))) return this.replayed(session);
-    return this.sessions.rotate(session, command.reusable ? command.refreshToken : null);
+    const claimId = `refresh:${tokenHash}`;
+    if (command.reusable) {
+      // A kept record is never claimed, but a consumed one is refused whatever flag comes with
+      // it: a retry repeats its request, so asking to keep a record another request consumed
+      // is not a retry.
+      if (await this.repository.findUse(claimId)) return this.replayed(session);
+      return this.sessions.rotate(session, command.refreshToken);
+    }
+    // The claim is the record of use and carries its answer, sealed with the presented token:
+    // it decides between concurrent uses, and a later use finds it taken.
+    const rotation = this.sessions.planRotation(null);
+    const windowMs = this.reuse.reuseIntervalSeconds * 1000;
+    const sealed =
+      windowMs > 0 ? { sealed: sealRotation(command.refreshToken, rotation), until: new Date(Date.now() + windowMs) } : undefined;
+    if (await this.repository.claimUse(claimId, sealed)) return this.sessions.applyRotation(session, rotation);
+    return this.reused(claimId, command.refreshToken, session);
+  }
+
+  /**
+   * A second use of a consumed record: within the window, the first use's credentials, stored
+   * again (idempotent) so that they work even if the first use has not finished storing them;
+   * otherwise a replay.
+   */
+  private async reused(claimId: string, refreshToken: string, session: SessionRecord): Promise<IssuedSession> {
+    const claim = await this.repository.findUse(claimId);
+    const sealed = claim?.reuse && claim.reuse_until && claim.reuse_until.getTime() > Date.now() ? claim.reuse : null;
+    const rotation = sealed ? openRotation(refreshToken, sealed) : null;
+    if (!rotation) return this.replayed(session);
+    return this.sessions.applyRotation(session, rotation);
   }
 
   async exchangeCode(command: CodeExchangeCommand): Promise<IssuedSession> {
@@ -62,6 +93,6 @@ export class CredentialExchange {
 
   private async replayed(session: SessionRecord): Promise<never> {
     await this.sessions.markCompromised(session);
-    throw compromised();
+    throw tokenCompromised();
   }
 }

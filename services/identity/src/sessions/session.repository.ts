@@ -6,8 +6,22 @@ import {
   type RefreshTokenRecord,
   type SessionModels,
   type SessionRecord,
+  type SecretUseRecord,
   type SessionTokenRecord,
 } from './session.schema.js';
+import type { Rotation } from './rotation-seal.js';
+import { hashToken } from './tokens.js';
+
+/** True when the insert went in, false when the key was there already. */
+async function ignoreDuplicate(insert: Promise<unknown>): Promise<boolean> {
+  try {
+    await insert;
+    return true;
+  } catch (error) {
+    if (isDuplicateKey(error)) return false;
+    throw error;
+  }
+}
 
 export type NewSession = Omit<SessionRecord, '_id' | 'created_at' | 'revoked_at' | 'compromised_at'>;
 
@@ -41,6 +55,21 @@ export class SessionRepository {
     });
   }
 
+  /**
+   * Stores a rotation's token and refresh record, and moves the session's expiry forward to the
+   * token's. Idempotent: storing the same rotation again (a second use within the reuse window,
+   * ADR 0086) finds the records there and never moves the expiry back.
+   */
+  async storeRotation(session: SessionRecord, rotation: Rotation, withRefreshRecord: boolean): Promise<void> {
+    await Promise.all([
+      ignoreDuplicate(this.addToken(hashToken(rotation.token), session._id, rotation.expiresAt)),
+      withRefreshRecord
+        ? ignoreDuplicate(this.addRefreshToken(hashToken(rotation.refreshToken), session, rotation.refreshExpiresAt))
+        : null,
+    ]);
+    await this.models.sessions.updateOne({ _id: session._id }, { $max: { expires_at: rotation.expiresAt } }).exec();
+  }
+
   async addAuthCode(record: Omit<AuthCodeRecord, 'used_at'>): Promise<void> {
     await this.models.authCodes.create({ ...record, used_at: null });
   }
@@ -65,25 +94,27 @@ export class SessionRepository {
     return this.models.authCodes.findById(codeHash).lean<AuthCodeRecord>().exec();
   }
 
-  /** Claims a one-time secret by its hash; false when it was used before. */
-  async claimUse(secretHash: string): Promise<boolean> {
-    try {
-      await this.models.secretUses.create({ _id: secretHash, used_at: new Date() });
-      return true;
-    } catch (error) {
-      if (isDuplicateKey(error)) return false;
-      throw error;
-    }
+  /**
+   * Claims a one-time secret by its hash, with the sealed answer of a refresh claim in the same
+   * insert; false when it was used before.
+   */
+  async claimUse(secretHash: string, reuse?: { sealed: string; until: Date }): Promise<boolean> {
+    const record: SecretUseRecord = { _id: secretHash, used_at: new Date() };
+    if (reuse) Object.assign(record, { reuse: reuse.sealed, reuse_until: reuse.until });
+    return ignoreDuplicate(this.models.secretUses.create(record));
+  }
+
+  findUse(secretHash: string): Promise<SecretUseRecord | null> {
+    return this.models.secretUses.findById(secretHash).lean<SecretUseRecord>().exec();
+  }
+
+  /** Erases sealed answers whose reuse window has passed; the claims stay (replay detection). */
+  async eraseExpiredReuse(now = new Date()): Promise<void> {
+    await this.models.secretUses.updateMany({ reuse_until: { $lte: now } }, { $unset: { reuse: 1, reuse_until: 1 } }).exec();
   }
 
   async markAuthCodeUsed(codeHash: string): Promise<void> {
     await this.models.authCodes.updateOne({ _id: codeHash }, { $set: { used_at: new Date() } }).exec();
-  }
-
-  /** Adds a token to the session and moves the session's expiry to the token's. */
-  async extend(sessionId: number, tokenHash: string, expiresAt: Date): Promise<void> {
-    await this.addToken(tokenHash, sessionId, expiresAt);
-    await this.models.sessions.updateOne({ _id: sessionId }, { $set: { expires_at: expiresAt } }).exec();
   }
 
   async markCompromised(sessionId: number): Promise<void> {

@@ -81,12 +81,26 @@ const sessionTokenSchema = new Schema<SessionTokenRecord>(
 export interface SecretUseRecord {
   _id: string;
   used_at: Date;
+  /**
+   * A refresh claim's answer, sealed with a key only the presented refresh token yields
+   * (rotation-seal.ts), so that a second use within the reuse window gets the same credentials
+   * (ADR 0086). Erased once `reuse_until` has passed.
+   */
+  reuse?: string;
+  reuse_until?: Date;
 }
 
 const secretUseSchema = new Schema<SecretUseRecord>(
-  { _id: { type: String, required: true }, used_at: { type: Date, required: true } },
+  {
+    _id: { type: String, required: true },
+    used_at: { type: Date, required: true },
+    reuse: { type: String },
+    reuse_until: { type: Date },
+  },
   { collection: 'secret_uses', versionKey: false },
 );
+// Serves the sweep that erases sealed answers whose reuse window has passed.
+secretUseSchema.index({ reuse_until: 1 });
 
 const refreshTokenSchema = new Schema<RefreshTokenRecord>(
   {

@@ -1,5 +1,6 @@
 import type { AccessAnnouncer } from './access-announcer.js';
 import type { SessionRepository } from './session.repository.js';
+import type { Rotation } from './rotation-seal.js';
 import type { SessionRecord } from './session.schema.js';
 import { hashToken, newToken } from './tokens.js';
 
@@ -72,17 +73,29 @@ export class SessionService {
    * Gives a live session a new token and a later expiry, and — unless the caller keeps its
    * refresh record — a new refresh record. Earlier tokens keep their own expiry.
    */
-  async rotate(session: SessionRecord, keepRefreshToken: string | null): Promise<IssuedSession> {
+  rotate(session: SessionRecord, keepRefreshToken: string | null): Promise<IssuedSession> {
+    return this.applyRotation(session, this.planRotation(keepRefreshToken), keepRefreshToken !== null);
+  }
+
+  /** Chooses new credentials without storing them (a refresh claim carries them sealed). */
+  planRotation(keepRefreshToken: string | null): Rotation {
     const now = Date.now();
-    const token = newToken();
-    const expiresAt = new Date(now + this.policy.sessionTtlSeconds * 1000);
-    await this.repository.extend(session._id, hashToken(token), expiresAt);
-    let refreshToken = keepRefreshToken;
-    if (refreshToken === null) {
-      refreshToken = newToken();
-      await this.repository.addRefreshToken(hashToken(refreshToken), session, new Date(now + this.policy.refreshTtlSeconds * 1000));
-    }
-    return { session: { ...session, expires_at: expiresAt }, token, refreshToken };
+    return {
+      token: newToken(),
+      refreshToken: keepRefreshToken ?? newToken(),
+      expiresAt: new Date(now + this.policy.sessionTtlSeconds * 1000),
+      refreshExpiresAt: new Date(now + this.policy.refreshTtlSeconds * 1000),
+    };
+  }
+
+  /**
+   * Stores a planned rotation and answers it. Idempotent, so the same rotation may be applied
+   * again by a second use within the reuse window (ADR 0086); a kept refresh record
+   * (`keepsRefreshRecord`) is not stored again.
+   */
+  async applyRotation(session: SessionRecord, rotation: Rotation, keepsRefreshRecord = false): Promise<IssuedSession> {
+    await this.repository.storeRotation(session, rotation, !keepsRefreshRecord);
+    return { session: { ...session, expires_at: rotation.expiresAt }, token: rotation.token, refreshToken: rotation.refreshToken };
   }
 
   async logout(sessionId: number): Promise<void> {

@@ -1,9 +1,10 @@
-import { httpError } from '@masthead/core/errors';
+import { invalidEmail } from '@masthead/core/errors';
 import { isMemberRelationship } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { AddressLimiter } from '../throttling/address-limiter.js';
 import type { UserRepository } from '../users/user.repository.js';
 import { normalizeEmail } from './sign-in.command.js';
+import { userExists } from '../users/user.errors.js';
 
 interface AvailabilityDeps {
   limiter: AddressLimiter;
@@ -22,10 +23,10 @@ export class EmailAvailabilityService {
   async validate(resourceId: number, rawEmail: string, ip: string): Promise<void> {
     await this.deps.limiter.consume('email_validation', ip, this.deps.limitPerHour);
     const email = normalizeEmail(rawEmail);
-    if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
+    if (!email) throw invalidEmail();
     const user = await this.deps.users.findCredentialsByEmail(email);
     if (user && isMemberRelationship(await this.deps.relationships.find(resourceId, user._id))) {
-      throw httpError(409, 'user_exists', 'A member with this email already exists');
+      throw userExists();
     }
   }
 }

@@ -1,4 +1,3 @@
-import { httpError } from '@masthead/core/errors';
 import type { Credentials, RefreshRequest } from '@masthead/proto/identity';
 import type { MemberProviderTokens } from '../idp/member-provider-tokens.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
@@ -6,6 +5,7 @@ import type { ResourceDirectory } from '../resources/resource-directory.js';
 import type { CredentialExchange } from '../sessions/credential-exchange.service.js';
 import type { SessionService } from '../sessions/session.service.js';
 import { isAllowedRedirect, parseResponseType } from './sign-in.command.js';
+import { redirectNotOnHost, refreshTokenRequired } from './sign-in.errors.js';
 
 interface RefreshDeps {
   exchange: CredentialExchange;
@@ -29,14 +29,13 @@ export class RefreshService {
   async refresh(request: RefreshRequest, requestId: string): Promise<Credentials> {
     const refreshToken = request.refreshToken.trim();
     if (!refreshToken || refreshToken.length > MAX_SECRET_LENGTH) {
-      throw httpError(409, 'invalid_refresh_token', 'refresh_token is required');
+      throw refreshTokenRequired();
     }
     const responseType = parseResponseType(request.responseType, 'code_and_token');
     const redirectUri = request.redirectUri.trim();
     if (redirectUri) {
       const resource = request.resourceId ? await this.deps.resources.get(request.resourceId, requestId) : null;
-      if (!isAllowedRedirect(redirectUri, resource?.host))
-        throw httpError(409, 'invalid_redirect_uri', 'redirect_uri must be on the resource host');
+      if (!isAllowedRedirect(redirectUri, resource?.host)) throw redirectNotOnHost();
     }
     const issued = await this.deps.exchange.refresh({ resourceId: request.resourceId, refreshToken, reusable: request.reusableRefresh });
     const includeToken = responseType !== 'code';

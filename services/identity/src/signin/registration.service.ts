@@ -1,10 +1,12 @@
 import { isDuplicateKey } from '@masthead/core/mongo';
-import { fieldError, httpError } from '@masthead/core/errors';
+import { fieldError, invalidEmail } from '@masthead/core/errors';
 import type { Resource } from '@masthead/proto/accounts';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { CodeMailer } from '../recovery/code-mailer.js';
 import type { AddressLimiter } from '../throttling/address-limiter.js';
+import type { InFlightClaims } from '../throttling/in-flight.js';
 import { assertAcceptablePassword } from '../passwords/password-policy.js';
+import { textProblem } from '../profile/text-rules.js';
 import { isMemberRelationship } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { UserRecord } from '../users/user.schema.js';
@@ -12,6 +14,9 @@ import { EMPTY_PROFILE, type UserRepository } from '../users/user.repository.js'
 import type { SessionContext, SessionStarter } from './session-starter.js';
 import type { SignInOutcome } from './sign-in.service.js';
 import { normalizeEmail } from './sign-in.command.js';
+import { registrationInProgress } from './sign-in.errors.js';
+import { passwordRequired } from '../passwords/password.errors.js';
+import { userExists } from '../users/user.errors.js';
 
 export interface RegisterCommand {
   email: string;
@@ -27,18 +32,25 @@ interface RegistrationDeps {
   relationships: RelationshipRepository;
   hasher: PasswordHasher;
   starter: SessionStarter;
+  /** Registrations of one email at once: one (docs/adr/0091). */
+  inFlight: InFlightClaims;
   /** Mails the first email confirmation code of a new account (docs/adr/0055). */
   mailer?: CodeMailer;
 }
 
-const userExists = () => httpError(409, 'user_exists', 'A member with this email already exists');
 /** Profile text fields are short labels; 255 keeps a request from storing a novel. */
 const MAX_NAME_LENGTH = 255;
 
-function assertNameLengths(command: RegisterCommand): void {
+/** Why a name given at registration cannot be stored (the one-line rule of PUT /user), or null. */
+const nameProblem = (name: string | null): string | null =>
+  !name ? null : (textProblem(name) ?? (name.length > MAX_NAME_LENGTH ? `at most ${MAX_NAME_LENGTH} characters` : null));
+
+function assertNames(command: RegisterCommand): void {
   const problems: Record<string, string> = {};
-  if ((command.firstName?.length ?? 0) > MAX_NAME_LENGTH) problems['first_name'] = `at most ${MAX_NAME_LENGTH} characters`;
-  if ((command.lastName?.length ?? 0) > MAX_NAME_LENGTH) problems['last_name'] = `at most ${MAX_NAME_LENGTH} characters`;
+  const first = nameProblem(command.firstName);
+  const last = nameProblem(command.lastName);
+  if (first) problems['first_name'] = first;
+  if (last) problems['last_name'] = last;
   if (Object.keys(problems).length > 0) throw fieldError(problems);
 }
 
@@ -54,12 +66,24 @@ export class RegistrationService {
   constructor(private readonly deps: RegistrationDeps) {}
 
   async register(command: RegisterCommand, resource: Resource, context: SessionContext): Promise<SignInOutcome> {
-    await this.deps.limiter.consume('registration', context.ip ?? '', this.deps.limitPerHour);
     const email = normalizeEmail(command.email);
-    if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
-    if (!command.password) throw httpError(409, 'invalid_password', 'A password is required');
+    // Only one registration of an email can win: the parallel rest are refused before they count
+    // against the address, read or hash anything (docs/adr/0091).
+    if (!email) return this.registerEmail(command, null, resource, context);
+    return this.deps.inFlight.run(email, registrationInProgress, () => this.registerEmail(command, email, resource, context));
+  }
+
+  private async registerEmail(
+    command: RegisterCommand,
+    email: string | null,
+    resource: Resource,
+    context: SessionContext,
+  ): Promise<SignInOutcome> {
+    await this.deps.limiter.consume('registration', context.ip ?? '', this.deps.limitPerHour);
+    if (!email) throw invalidEmail();
+    if (!command.password) throw passwordRequired();
     assertAcceptablePassword(command.password);
-    assertNameLengths(command);
+    assertNames(command);
 
     const existing = await this.deps.users.findCredentialsByEmail(email);
     const user = existing ? await this.joinExisting(existing, resource, command.password) : await this.create(email, command);

@@ -1,5 +1,7 @@
-import { httpError } from '@masthead/core/errors';
+import { invalidEmail, resourceNotExists } from '@masthead/core/errors';
 import { MAX_PASSWORD_LENGTH } from '../passwords/password-policy.js';
+import { passwordRequired, passwordTooLong } from '../passwords/password.errors.js';
+import { invalidResponseType, redirectUriRequired } from './sign-in.errors.js';
 
 export type ResponseType = 'token' | 'code' | 'code_and_token';
 
@@ -16,18 +18,29 @@ const RESPONSE_TYPES: readonly ResponseType[] = ['token', 'code', 'code_and_toke
 /** RFC 5321 caps a path at 256 octets, so an address longer than 254 cannot be delivered. */
 const MAX_EMAIL_LENGTH = 254;
 const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/u;
+/**
+ * Controls (C0 with NUL, DEL, C1), format characters (bidi overrides, zero-width spaces and
+ * joiners), lone surrogates and U+FFFD (what a lone surrogate becomes on its way through
+ * protobuf): no deliverable address needs one, mail systems mishandle them and they make an
+ * address that reads as another one (issue 7, docs/adr/0082). White space, U+2028 and U+2029
+ * included, is already outside EMAIL_PATTERN.
+ */
+const UNSAFE_IN_EMAIL = /[\p{Cc}\p{Cf}\p{Cs}\uFFFD]/u;
 
-/** Trimmed, lowercased email, or null when it is not a plausible address. */
+/**
+ * Trimmed, lowercased email, or null when it is not a plausible address. The one email rule of
+ * identity: every operation that takes an email answers its own invalid_email on null.
+ */
 export function normalizeEmail(raw: string): string | null {
   const email = raw.trim().toLowerCase();
-  return email.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(email) ? email : null;
+  return email.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(email) && !UNSAFE_IN_EMAIL.test(email) ? email : null;
 }
 
 /** `token`, `code` or `code_and_token`; empty means the operation's default. */
 export function parseResponseType(raw: string, fallback: ResponseType): ResponseType {
   const responseType = (raw.trim() || fallback) as ResponseType;
   if (!RESPONSE_TYPES.includes(responseType)) {
-    throw httpError(409, 'invalid_response_type', 'response_type must be token, code or code_and_token');
+    throw invalidResponseType();
   }
   return responseType;
 }
@@ -41,17 +54,16 @@ export function parseSignIn(input: {
   redirectUri: string;
 }): SignInCommand {
   const email = normalizeEmail(input.email);
-  if (!email) throw httpError(409, 'invalid_email', 'A valid email is required');
-  if (input.password.length === 0 || input.password.length > MAX_PASSWORD_LENGTH) {
-    throw httpError(409, 'invalid_password', 'A password is required');
-  }
+  if (!email) throw invalidEmail();
+  if (input.password.length === 0) throw passwordRequired();
+  if (input.password.length > MAX_PASSWORD_LENGTH) throw passwordTooLong(MAX_PASSWORD_LENGTH);
   const responseType = parseResponseType(input.responseType, 'token');
   const redirectUri = input.redirectUri.trim() || null;
   if (responseType !== 'token' && input.resourceId === 0) {
-    throw httpError(404, 'resource_not_exists', 'A resource is required for this response type');
+    throw resourceNotExists();
   }
   if (responseType !== 'token' && !redirectUri) {
-    throw httpError(409, 'invalid_redirect_uri', 'redirect_uri is required for this response type');
+    throw redirectUriRequired();
   }
   return { resourceId: input.resourceId, email, password: input.password, responseType, redirectUri };
 }
@@ -79,5 +91,3 @@ export function isAllowedRedirect(redirectUri: string, resourceHost: string | un
   const secure = url.protocol === 'https:' || (url.protocol === 'http:' && loopback);
   return secure && host !== '' && (url.hostname === host || url.hostname.endsWith(`.${host}`));
 }
-
-export const authorizationFail = () => httpError(401, 'authorization_fail', 'Incorrect email or password');

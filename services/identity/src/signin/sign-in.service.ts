@@ -1,5 +1,5 @@
-import { httpError } from '@masthead/core/errors';
 import type { Logger } from '@masthead/core/logging';
+import type { Resource } from '@masthead/proto/accounts';
 import type { LockPolicy } from '../access/lock-policy.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import { isMemberRelationship } from '../relationships/relationship-status.js';
@@ -7,10 +7,12 @@ import type { RelationshipRepository } from '../relationships/relationship.repos
 import type { RelationshipRecord } from '../relationships/relationship.schema.js';
 import type { ResourceDirectory } from '../resources/resource-directory.js';
 import type { UserRecord } from '../users/user.schema.js';
+import type { InFlightClaims } from '../throttling/in-flight.js';
 import type { SignInThrottle } from '../throttling/sign-in-throttle.js';
 import type { UserRepository } from '../users/user.repository.js';
 import type { SessionContext, SessionStarter, StartedSession } from './session-starter.js';
-import { authorizationFail, isAllowedRedirect, type SignInCommand } from './sign-in.command.js';
+import { isAllowedRedirect, type SignInCommand } from './sign-in.command.js';
+import { authorizationFail, redirectNotOnHost, signInInProgress } from './sign-in.errors.js';
 
 export type SignInContext = SessionContext;
 
@@ -25,6 +27,8 @@ interface SignInDeps {
   resources: ResourceDirectory;
   starter: SessionStarter;
   throttle: SignInThrottle;
+  /** Sign-ins of one account evaluated at once (docs/adr/0091). */
+  inFlight: InFlightClaims;
   lockPolicy: LockPolicy;
   logger: Logger;
 }
@@ -35,12 +39,18 @@ export class SignInService {
   constructor(private readonly deps: SignInDeps) {}
 
   async signIn(command: SignInCommand, context: SignInContext): Promise<SignInOutcome> {
-    const { users, relationships, hasher } = this.deps;
     const resource = command.resourceId ? await this.deps.resources.get(command.resourceId, context.requestId) : null;
     if (command.redirectUri && !isAllowedRedirect(command.redirectUri, resource?.host)) {
-      throw httpError(409, 'invalid_redirect_uri', 'redirect_uri must be on the resource host');
+      throw redirectNotOnHost();
     }
 
+    // Parallel attempts on one account beyond the claim are refused before any read or hash,
+    // known email or not (docs/adr/0091).
+    return this.deps.inFlight.run(command.email, signInInProgress, () => this.evaluate(command, resource, context));
+  }
+
+  private async evaluate(command: SignInCommand, resource: Resource | null, context: SignInContext): Promise<SignInOutcome> {
+    const { users, relationships, hasher } = this.deps;
     // A throttled attempt is refused before any lookup or hash (docs/adr/0004).
     const hasFailures = await this.deps.throttle.assertAllowed(command.email);
     const user = await users.findCredentialsByEmail(command.email);

@@ -1,6 +1,6 @@
-import { httpError } from '@masthead/core/errors';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import type { SocialProviderConfig } from './provider-config.js';
+import { socialProviderUnavailable } from './social.errors.js';
 
 /** What a verified ID token tells us about the person. */
 export interface VerifiedIdentity {
@@ -31,8 +31,6 @@ const isKeySetUnavailable = (error: unknown): boolean =>
   error instanceof errors.JWKSTimeout ||
   error instanceof errors.JWKSInvalid ||
   error.code === errors.JOSEError.code;
-
-const providerUnavailable = () => httpError(503, 'social_provider_unavailable', 'The provider could not be reached; retry later');
 
 /** OpenID Connect Core 1.0, section 2: `sub` is at most 255 ASCII characters. */
 const MAX_SUB_LENGTH = 255;
@@ -87,7 +85,7 @@ export class IdTokenVerifier {
         requiredClaims: ['sub', 'exp', 'iat'],
       }));
     } catch (error) {
-      if (isKeySetUnavailable(error)) throw providerUnavailable();
+      if (isKeySetUnavailable(error)) throw socialProviderUnavailable();
       throw new IdTokenRejected(error instanceof errors.JOSEError ? error.code : 'malformed token');
     }
     const sub = payload.sub ?? '';

@@ -1,8 +1,8 @@
-import { httpError } from '@masthead/core/errors';
 import type { Logger } from '@masthead/core/logging';
 import { IdTokenRejected, type IdTokenVerifier, type VerifiedIdentity } from './id-token-verifier.js';
 import type { SocialLinkRepository } from './social-link.repository.js';
 import type { SocialLinkRecord } from './social-link.schema.js';
+import { idTokenNotVerified, socialAlreadyLinked } from './social.errors.js';
 
 interface SocialLinkDeps {
   verifier: IdTokenVerifier;
@@ -23,7 +23,7 @@ export class SocialLinkService {
   async link(userId: number, provider: string, token: string): Promise<SocialLinkRecord[]> {
     const identity = await this.verified(provider, token, userId);
     const owner = await this.deps.links.claim(identity, userId);
-    if (owner.user_id !== userId) throw httpError(409, 'social_already_linked', 'This identity is linked to another account');
+    if (owner.user_id !== userId) throw socialAlreadyLinked();
     await this.deps.links.unlink(userId, provider, identity.sub);
     return this.deps.links.listByUser(userId);
   }
@@ -40,7 +40,7 @@ export class SocialLinkService {
     } catch (error) {
       if (!(error instanceof IdTokenRejected)) throw error;
       this.deps.logger.info({ provider, user_id: userId, reason: error.reason }, 'social link refused');
-      throw httpError(409, 'verify_failed', 'The ID token could not be verified');
+      throw idTokenNotVerified();
     }
   }
 }

@@ -1,4 +1,3 @@
-import { httpError } from '@masthead/core/errors';
 import type { Logger } from '@masthead/core/logging';
 import type { LockPolicy } from '../access/lock-policy.js';
 import { isMemberRelationship } from '../relationships/relationship-status.js';
@@ -10,6 +9,8 @@ import type { SignInOutcome } from '../signin/sign-in.service.js';
 import type { UserRepository } from '../users/user.repository.js';
 import { IdTokenRejected, type IdTokenVerifier } from './id-token-verifier.js';
 import type { SocialLinkRepository } from './social-link.repository.js';
+import { socialSignInFail } from './social.errors.js';
+import { redirectNotOnHost } from '../signin/sign-in.errors.js';
 
 export interface SocialSignInCommand {
   resourceId: number;
@@ -37,8 +38,6 @@ const BLOCKED_STATES = new Set(['locked', 'suspended']);
  * One answer for every refusal (bad token, identity nobody linked, inactive user, blocked
  * relationship), so that the response tells nothing about which accounts exist or are linked.
  */
-const socialSignInFail = () => httpError(401, 'authorization_fail', 'Social sign-in failed');
-
 /** POST /social-authorization: sign-in through an identity a member linked earlier (ADR 0066). */
 export class SocialSignInService {
   constructor(private readonly deps: SocialSignInDeps) {}
@@ -83,7 +82,7 @@ function parseDelivery(
   const responseType = parseResponseType(command.responseType, 'token');
   const redirectUri = command.redirectUri.trim() || null;
   if ((responseType !== 'token' && !redirectUri) || (redirectUri && !isAllowedRedirect(redirectUri, resourceHost))) {
-    throw httpError(409, 'invalid_redirect_uri', 'redirect_uri must be on the resource host');
+    throw redirectNotOnHost();
   }
   return { responseType, redirectUri };
 }

@@ -1,10 +1,8 @@
-import { httpError } from '@masthead/core/errors';
 import { PROVIDER_NAME } from './provider-config.js';
+import { invalidIdToken, invalidProvider } from './social.errors.js';
 
 /** ID tokens are a few kilobytes at most; anything far larger is not one (and not worth parsing). */
 const MAX_ID_TOKEN_LENGTH = 16_384;
-
-const invalidProvider = (why: string) => httpError(409, 'invalid_provider', why);
 
 /** A provider name as configured (trimmed, lowercased); 409 invalid_provider when missing or malformed. */
 export function parseProviderName(raw: string): string {
@@ -24,6 +22,6 @@ export function parseConfiguredProvider(raw: string, isConfigured: (name: string
 /** The provider's ID token (a JWT), trimmed; 409 invalid_id_token when missing or oversized. */
 export function parseIdToken(raw: string): string {
   const token = raw.trim();
-  if (!token || token.length > MAX_ID_TOKEN_LENGTH) throw httpError(409, 'invalid_id_token', 'id_token must be a provider ID token');
+  if (!token || token.length > MAX_ID_TOKEN_LENGTH) throw invalidIdToken();
   return token;
 }

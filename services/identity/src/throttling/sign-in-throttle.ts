@@ -1,5 +1,6 @@
-import { httpError } from '@masthead/core/errors';
+import { isDuplicateKey } from '@masthead/core/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
+import { tooManyAttempts } from './throttling.errors.js';
 
 /** Failed sign-ins of one account (keyed by normalized email, known or not) in the current hour. */
 interface FailureRecord {
@@ -39,8 +40,6 @@ export const DEFAULT_THROTTLE: ThrottlePolicy = {
   maxBackoffMs: 60_000,
 };
 
-export const tooManyAttempts = () => httpError(429, 'too_many_attempts', 'Too many failed sign-ins for this account; retry later');
-
 /**
  * Per-account limits on guessing. The key is the normalized email whether or not an account
  * exists, so unknown and known emails are throttled alike (no enumeration). A refused attempt is
@@ -70,13 +69,19 @@ export class SignInThrottle {
     return true;
   }
 
-  async recordFailure(email: string): Promise<void> {
+  async recordFailure(email: string, retried = false): Promise<void> {
     const now = new Date();
     const record = await this.model.findById(email).lean<FailureRecord>().exec();
     if (!record || this.windowOver(record)) {
-      await this.model
-        .updateOne({ _id: email }, { $set: { window_started_at: now, failures: 1, blocked_until: now } }, { upsert: true })
-        .exec();
+      try {
+        await this.model
+          .updateOne({ _id: email }, { $set: { window_started_at: now, failures: 1, blocked_until: now } }, { upsert: true })
+          .exec();
+      } catch (error) {
+        // Two first failures at once (other replicas): the record exists now, so count on it.
+        if (!isDuplicateKey(error) || retried) throw error;
+        await this.recordFailure(email, true);
+      }
       return;
     }
     const failures = record.failures + 1;

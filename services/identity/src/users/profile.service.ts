@@ -1,4 +1,4 @@
-import { httpError } from '@masthead/core/errors';
+import { userNotExist } from '@masthead/core/errors';
 import type { ServiceClient } from '@masthead/core/grpc';
 import type { CatalogServiceService, ListMembershipsResponse } from '@masthead/proto/catalog';
 import type { CommunityServiceService, MemberSummary } from '@masthead/proto/community';
@@ -34,7 +34,7 @@ export class ProfileService {
 
   async profile(userId: number, resourceId: number, requestId: string, admin = false): Promise<Profile> {
     const user = await this.deps.users.findById(userId);
-    if (!user) throw httpError(404, 'user_not_exist', 'User does not exist');
+    if (!user) throw userNotExist();
     if (!resourceId) return { user: toUserMessage(user) };
     const [relationship, memberships, summary] = await Promise.all([
       this.deps.relationships.find(resourceId, userId),

@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { httpError } from '@masthead/core/errors';
+import { userNotExist } from '@masthead/core/errors';
 import type { ServiceAccountUser } from '@masthead/proto/identity';
 import { toRelationshipStatus } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { UserRecord } from './user.schema.js';
 import { toUserMessage } from './user.projection.js';
 import { EMPTY_PROFILE, type UserRepository } from './user.repository.js';
+import { serviceAccountUserResourceRequired } from './user.errors.js';
 
 /** Thrown when a user ID names no user. */
-const userNotExist = () => httpError(404, 'user_not_exist', 'User does not exist');
-
 /**
  * The users service accounts act as (document 2, section I: "attached to an active
  * service-account user"). Called by the accounts service only.
@@ -26,7 +25,7 @@ export class ServiceAccountUserService {
    * that no mail can ever reach it and no member can register it.
    */
   async create(resourceId: number, title: string): Promise<UserRecord> {
-    if (!Number.isSafeInteger(resourceId) || resourceId <= 0) throw httpError(400, 'invalid_resource_id', 'resource_id is required');
+    if (!Number.isSafeInteger(resourceId) || resourceId <= 0) throw serviceAccountUserResourceRequired();
     const name = title.trim().slice(0, 255) || null;
     return this.users.create({
       ...EMPTY_PROFILE,

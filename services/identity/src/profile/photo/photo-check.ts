@@ -1,6 +1,6 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
-import { httpError } from '@masthead/core/errors';
+import { invalidPhoto, unsupportedPhotoType } from '../profile.errors.js';
 
 /** Image types a browser shows everywhere; SVG is left out (it can carry script). */
 const ACCEPTED = new Map([
@@ -28,7 +28,7 @@ export interface CheckedPhoto {
 export async function checkPhoto(content: Uint8Array): Promise<CheckedPhoto> {
   const detected = await fileTypeFromBuffer(content);
   const extension = detected ? ACCEPTED.get(detected.mime) : undefined;
-  if (!detected || !extension) throw httpError(415, 'unsupported_photo_type', 'The photo must be a JPEG, PNG, WebP or GIF image');
+  if (!detected || !extension) throw unsupportedPhotoType();
   let size: { width?: number; height?: number };
   try {
     size = imageSize(content);
@@ -41,5 +41,3 @@ export async function checkPhoto(content: Uint8Array): Promise<CheckedPhoto> {
     throw invalidPhoto(`The image is larger than ${MAX_PHOTO_SIDE}×${MAX_PHOTO_SIDE} pixels`);
   return { mime: detected.mime, extension, width, height };
 }
-
-const invalidPhoto = (description: string) => httpError(422, 'invalid_photo', description);

@@ -1,3 +1,4 @@
+import { userNotExist } from '@masthead/core/errors';
 import type { EventPublisher } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
 import type { User } from '@masthead/proto/identity';
@@ -5,7 +6,7 @@ import type { RelationshipRepository } from '../../relationships/relationship.re
 import type { AccessAnnouncer } from '../../sessions/access-announcer.js';
 import { toUserMessage } from '../../users/user.projection.js';
 import type { UserRepository } from '../../users/user.repository.js';
-import { PROFILE_UPDATED, userNotExist } from '../profile-update.service.js';
+import { PROFILE_UPDATED } from '../profile-update.service.js';
 import { checkPhoto } from './photo-check.js';
 import type { PhotoStore } from './photo-store.js';
 

@@ -1,0 +1,93 @@
+import { defineError } from './catalogue.js';
+import type { FieldErrors } from './service-error.js';
+
+/*
+ * The codes more than one process raises with one meaning: the spec's shared codes (document 1,
+ * Errors), the transport's own codes, and domain codes that the gateway checks before a service
+ * does. Everything else lives in its domain's `*.errors.ts` (ADR 0108).
+ */
+
+/** Thrown when the `resource` key is missing or names no resource (document 1, shared codes). */
+export const resourceNotExists = defineError({ status: 404, code: 'resource_not_exists', description: 'Resource does not exist' });
+
+/** Thrown when an operation needs a signed-in caller and none was resolved. */
+export const authFailed = defineError({ status: 401, code: 'auth_failed', description: 'Authentication required' });
+
+/** Thrown when the account is inactive or its relationship with the resource is locked or suspended. */
+export const authAccessFail = defineError({
+  status: 401,
+  code: 'auth_access_fail',
+  description: 'Account is inactive or its access to this resource is locked',
+});
+
+/** Thrown when the caller's role or service-account grants do not permit the operation. */
+export const accessDenied = defineError({ status: 403, code: 'access', description: 'Access denied' });
+
+/** Thrown when the session token has passed its expiry. */
+export const tokenExpired = defineError({ status: 401, code: 'token_expired', description: 'Session token has expired' });
+
+/** Thrown when a session is used after its refresh token was replayed (the session is burnt). */
+export const tokenCompromised = defineError({ status: 401, code: 'token_compromised', description: 'Session token is compromised' });
+
+/** Thrown when the user an operation names (or the caller) does not exist, or is not in the resource. */
+export const userNotExist = defineError({ status: 404, code: 'user_not_exist', description: 'User does not exist' });
+
+/** Thrown when a member-facing email field is missing or is not a valid address. */
+export const invalidEmail = defineError({ status: 409, code: 'invalid_email', description: 'A valid email is required' });
+
+/** Thrown when a plan is absent, inactive (for member-facing reads) or of another resource. */
+export const planNotFound = defineError({ status: 404, code: 'plan_not_found', description: 'Plan not found' });
+
+/** Thrown when a subscription (a pricing or a membership, by the spec's paths) is absent or of another resource. */
+export const subscriptionNotFound = defineError({ status: 404, code: 'subscription_not_found', description: 'Subscription not found' });
+
+/** Thrown when no team has the ID (teams have no resource, so no resource filter applies). */
+export const teamNotFound = defineError({ status: 404, code: 'team_not_found', description: 'Team not found' });
+
+/** Thrown when a language ID names no language. */
+export const languageNotFound = defineError({ status: 404, code: 'language_not_found', description: 'Language not found' });
+
+/** Thrown by field validation: 409 with `error: true` and `error_fields` (document 2, Errors). */
+export const fieldError = defineError({ status: 409, code: 'validation_failed', description: 'Invalid fields' }, (fields: FieldErrors) => ({
+  fields,
+}));
+
+/** Thrown by a failed zod parse (`zodError`) of an operator command: `invalid_<first bad field>`, every bad field listed. */
+export const invalidField = defineError(
+  { status: 400, code: 'invalid_<field>', description: '<the first bad field’s message>' },
+  (field: string, description: string, fields: FieldErrors) => ({ code: `invalid_${field}`, description, fields }),
+);
+
+/** `invalidField` for the spec's HTTP operations, whose field validation answers 409. */
+export const invalidRequestField = defineError(
+  { status: 409, code: 'invalid_<field>', description: '<the first bad field’s message>' },
+  (field: string, description: string, fields: FieldErrors) => ({ code: `invalid_${field}`, description, fields }),
+);
+
+/** Thrown where a caller asked for something this build does not serve yet. */
+export const notImplemented = defineError(
+  { status: 501, code: 'not_implemented', description: '<operation> is not available in this version' },
+  (operation: string) => ({ description: `${operation} is not available in this version` }),
+);
+
+/** Anything that is not a ServiceError, where it escapes: its message never reaches a response. */
+export const internalError = defineError({ status: 500, code: 'internal_error', description: 'Internal error' });
+
+/** A peer call that failed without a ServiceError for another reason (a malformed error payload too). */
+export const peerFailed = defineError({ status: 500, code: 'internal_error', description: 'An internal service did not answer' });
+
+/** A peer that answers UNAVAILABLE without a ServiceError. */
+export const peerUnavailable = defineError({ status: 503, code: 'service_unavailable', description: 'An internal service did not answer' });
+
+/** A peer call that ran out of its deadline. */
+export const peerDeadlineExceeded = defineError({
+  status: 504,
+  code: 'service_unavailable',
+  description: 'An internal service did not answer',
+});
+
+/** A peer that answers RESOURCE_EXHAUSTED without a ServiceError. */
+export const peerExhausted = defineError({ status: 429, code: 'service_unavailable', description: 'An internal service did not answer' });
+
+/** Thrown when a `filter` query parameter is not valid JSON (document 2: invalid_filter). */
+export const invalidFilter = defineError({ status: 400, code: 'invalid_filter', description: 'filter is not valid JSON' });

@@ -1,0 +1,129 @@
+import type { EventPublisher } from '@masthead/core/events';
+import type { ServiceClient } from '@masthead/core/grpc';
+import type { CatalogServiceService, Pricing } from '@masthead/proto/catalog';
+import type { Caller } from '@masthead/proto/community/teams';
+import type { PaymentCustomers } from '../support/payment-customers.js';
+import type { TeamMemberRepository } from '../teams/team-member.repository.js';
+import type { TeamRepository } from '../teams/team.repository.js';
+import type { TeamRecord } from '../teams/team.schema.js';
+import { domainAllowed } from './domains.js';
+import { acceptInviteFail, incorrectSubscription, invalidInvite, teamInvitationFail, teamPaymentFail } from './invite.errors.js';
+import type { InviteRepository } from './invite.repository.js';
+import type { InviteRecord } from './invite.schema.js';
+
+/** Document 2 D: a non-team Pricing invite is rejected on reuse once its activation is 12 hours old. */
+const REUSE_WINDOW_MS = 12 * 60 * 60 * 1000;
+
+interface Deps {
+  invites: InviteRepository;
+  teams: TeamRepository;
+  members: TeamMemberRepository;
+  catalog: ServiceClient<typeof CatalogServiceService>;
+  payments: PaymentCustomers;
+  events: EventPublisher;
+}
+
+/** The checks both invite operations share (document 2 D), with a comparison email or none. */
+export function inviteUsable(invite: InviteRecord, email: string, now = new Date()): boolean {
+  if (invite.start_date && invite.start_date > now) return false;
+  if (invite.end_date && invite.end_date < now) return false;
+  return !email || !invite.email || invite.email === email.toLowerCase();
+}
+
+/**
+ * POST /invite-activation (document 2 D; docs/adr/0134). Unlike the original, the cap and the
+ * team's seats are claimed with unique documents before the membership is granted, so parallel
+ * activations never exceed either; a failure after a claim releases it.
+ */
+export class InviteActivationService {
+  constructor(private readonly deps: Deps) {}
+
+  async activate(caller: Caller, code: string): Promise<{ subscriptionId: number | null }> {
+    const invite = code ? await this.deps.invites.findByCode(caller.resourceId, code) : null;
+    if (!invite || !inviteUsable(invite, caller.email)) throw invalidInvite();
+    const team = invite.team_id ? await this.team(invite.team_id, caller.email) : null;
+    const pricing = invite.pricing_id ? await this.pricing(caller, invite.pricing_id) : null;
+    if (team && pricing && pricing.price > 0 && !(await this.deps.payments.hasCustomer(caller.resourceId, team.owner_id))) {
+      throw teamPaymentFail();
+    }
+
+    const claim = await this.deps.invites.claimActivation(invite, caller.userId);
+    if ('full' in claim) throw invalidInvite();
+    if ('existing' in claim) {
+      // An existing user cannot reuse a team invite; a Pricing code may be re-run for 12 hours.
+      if (team || Date.now() - new Date(claim.existing.created_at).getTime() >= REUSE_WINDOW_MS) throw invalidInvite();
+    }
+    const release = async () => {
+      if ('row' in claim) await this.deps.invites.releaseActivation(claim.row._id);
+    };
+
+    let seatId: number | null = null;
+    if (team) {
+      try {
+        seatId = await this.joinTeam(team, caller.userId, pricing?.id ?? null);
+      } catch (error) {
+        await release();
+        throw error;
+      }
+    }
+    if (pricing) {
+      try {
+        await this.deps.catalog.grantMembership(
+          { resourceId: caller.resourceId, userId: caller.userId, pricingId: pricing.id, autorenew: false },
+          { idempotent: true },
+        );
+      } catch {
+        if (seatId !== null) await this.deps.members.delete(seatId);
+        await release();
+        throw acceptInviteFail();
+      }
+    }
+    await this.notify(caller, invite);
+    return { subscriptionId: !team && pricing ? pricing.id : null };
+  }
+
+  /** The relationship: reactivated as an active `user` when it exists, else a new row on a seat. */
+  private async joinTeam(team: TeamRecord, userId: number, pricingId: number | null): Promise<number | null> {
+    const claim = await this.deps.members.claimSeat(
+      { team_id: team._id, user_id: userId, role: 'user', status: 'active', pricing_id: pricingId },
+      team.member_limit,
+    );
+    if ('full' in claim) throw teamInvitationFail();
+    if ('row' in claim) return claim.row._id;
+    // The owner keeps the owner role (docs/adr/0134); anyone else becomes an active user.
+    const role = claim.existing.role === 'owner' ? 'owner' : 'user';
+    await this.deps.members.update(team._id, userId, {
+      role,
+      status: 'active',
+      pricing_id: pricingId ?? claim.existing.pricing_id ?? null,
+    });
+    return null;
+  }
+
+  private async team(teamId: number, email: string): Promise<TeamRecord> {
+    const team = await this.deps.teams.findById(teamId);
+    if (!team || !team.active) throw teamInvitationFail();
+    if (email && !domainAllowed(email, team.allowed_domains ?? [])) throw teamInvitationFail();
+    return team;
+  }
+
+  private async pricing(caller: Caller, pricingId: number): Promise<Pricing> {
+    try {
+      return await this.deps.catalog.getPricing({ resourceId: caller.resourceId, pricingId, admin: false }, { idempotent: true });
+    } catch {
+      throw incorrectSubscription();
+    }
+  }
+
+  private async notify(caller: Caller, invite: InviteRecord): Promise<void> {
+    try {
+      await this.deps.events.publish({
+        name: 'invite_activated',
+        resourceId: caller.resourceId,
+        payload: { invite_id: invite._id, team_id: invite.team_id, user_id: caller.userId, subscription_id: invite.pricing_id },
+      });
+    } catch {
+      /* document 2 Events: notification failures are swallowed */
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import { insertWithNextId, isDuplicateKey } from '@masthead/core/mongo';
+import { randomUUID } from 'node:crypto';
+import type { Connection, Model } from 'mongoose';
+import { claimSlot } from '../support/slot-claim.js';
+import { activationModel, type ActivationRecord } from './activation.schema.js';
+import { inviteModel, type InviteRecord } from './invite.schema.js';
+
+export type NewInvite = Omit<InviteRecord, '_id' | 'created_at' | 'code_key'>;
+
+/** What claiming an activation slot ended with. */
+export type ActivationClaim = { row: ActivationRecord } | { full: true } | { existing: ActivationRecord };
+
+/** Storage of invites and their activations; every invite lookup names its resource. */
+export class InviteRepository {
+  private readonly model: Model<InviteRecord>;
+  private readonly activations: Model<ActivationRecord>;
+
+  constructor(private readonly db: Connection) {
+    this.model = inviteModel(db);
+    this.activations = activationModel(db);
+  }
+
+  async ready(): Promise<void> {
+    await Promise.all([this.model.createIndexes(), this.activations.createIndexes()]);
+  }
+
+  /** Throws a duplicate-key error for a second invite of the email and team, or a taken code. */
+  insert(invite: NewInvite): Promise<InviteRecord> {
+    return insertWithNextId(this.db, this.model, { ...invite, code_key: invite.code.toLowerCase(), created_at: new Date() });
+  }
+
+  findByCode(resourceId: number, code: string): Promise<InviteRecord | null> {
+    return this.model.findOne({ resource_id: resourceId, code_key: code.toLowerCase() }).lean<InviteRecord>().exec();
+  }
+
+  findInTeam(teamId: number, inviteId: number): Promise<InviteRecord | null> {
+    return this.model.findOne({ _id: inviteId, team_id: teamId }).lean<InviteRecord>().exec();
+  }
+
+  existsForTeamEmail(teamId: number, email: string): Promise<boolean> {
+    return this.model
+      .exists({ team_id: teamId, email })
+      .exec()
+      .then((row) => row !== null);
+  }
+
+  listForTeams(teamIds: number[]): Promise<InviteRecord[]> {
+    return this.model
+      .find({ team_id: { $in: teamIds } })
+      .sort({ _id: 1 })
+      .lean<InviteRecord[]>()
+      .exec();
+  }
+
+  async pageForTeam(teamId: number, skip: number, limit: number): Promise<{ rows: InviteRecord[]; total: number }> {
+    const [rows, total] = await Promise.all([
+      this.model.find({ team_id: teamId }).sort({ _id: -1 }).skip(skip).limit(limit).lean<InviteRecord[]>().exec(),
+      this.model.countDocuments({ team_id: teamId }).exec(),
+    ]);
+    return { rows, total };
+  }
+
+  update(id: number, changes: Partial<Pick<InviteRecord, 'title' | 'description' | 'user_name'>>) {
+    return this.model
+      .findByIdAndUpdate(id, { $set: { ...changes, updated_at: new Date() } }, { new: true })
+      .lean<InviteRecord>()
+      .exec();
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.model.deleteOne({ _id: id }).exec();
+  }
+
+  async deleteForTeam(teamId: number): Promise<void> {
+    await this.model.deleteMany({ team_id: teamId }).exec();
+  }
+
+  findActivation(inviteId: number, userId: number): Promise<ActivationRecord | null> {
+    return this.activations.findOne({ invite_id: inviteId, user_id: userId }).lean<ActivationRecord>().exec();
+  }
+
+  /** Activations recorded for the invite (the cap of validation's preview). */
+  countActivations(inviteId: number): Promise<number> {
+    return this.activations.countDocuments({ invite_id: inviteId }).exec();
+  }
+
+  /**
+   * Records the user's activation on the lowest free slot below the invite's cap (0 = none): a
+   * unique claim, so parallel activations never exceed the cap (docs/adr/0134).
+   */
+  async claimActivation(invite: InviteRecord, userId: number): Promise<ActivationClaim> {
+    const from = await this.countActivations(invite._id);
+    let row: ActivationRecord | undefined;
+    let existing: ActivationRecord | null = null;
+    const slot = await claimSlot(
+      async (candidate) => {
+        const document = { _id: randomUUID(), invite_id: invite._id, user_id: userId, slot: candidate, created_at: new Date() };
+        try {
+          row = (await this.activations.create(document)).toObject();
+        } catch (error) {
+          existing = isDuplicateKey(error) ? await this.findActivation(invite._id, userId) : null;
+          if (existing) return; // the user's own activation: stop probing
+          throw error;
+        }
+      },
+      from,
+      invite.activations_limit,
+    );
+    if (existing) return { existing };
+    return slot === null || !row ? { full: true } : { row };
+  }
+
+  /** Releases a slot whose activation failed afterwards. */
+  async releaseActivation(id: string): Promise<void> {
+    await this.activations.deleteOne({ _id: id }).exec();
+  }
+}

@@ -1,0 +1,39 @@
+import type { ServiceClient } from '@masthead/core/grpc';
+import type { CatalogServiceService } from '@masthead/proto/catalog';
+import type { Caller } from '@masthead/proto/community/teams';
+import { noTeamPermission, teamNotFound } from './team.errors.js';
+import type { TeamMemberRepository } from './team-member.repository.js';
+import type { TeamRecord } from './team.schema.js';
+import type { TeamRepository } from './team.repository.js';
+
+/**
+ * The selected-team management guard (document 2 C; docs/adr/0131). The spec passes either
+ * can-own-teams eligibility in the selected resource or an active owner/admin relationship. The
+ * eligibility branch alone would let any team owner of resource A manage every team of B
+ * (teams have no resource), so here it counts only for the team's own owner.
+ */
+export class TeamAccess {
+  constructor(
+    private readonly teams: TeamRepository,
+    private readonly members: TeamMemberRepository,
+    private readonly catalog: ServiceClient<typeof CatalogServiceService>,
+  ) {}
+
+  /** Can-own-teams eligibility: a membership of a team plan in the resource, any status. */
+  async canOwnTeams(caller: Caller): Promise<boolean> {
+    const { eligible } = await this.catalog.canOwnTeams({ resourceId: caller.resourceId, userId: caller.userId }, { idempotent: true });
+    return eligible;
+  }
+
+  /** The team, when the caller may manage it; 404 team_not_found, then 401 incorrect_data. */
+  async manageable(caller: Caller, teamId: number, options: { globalAdmin?: boolean } = {}): Promise<TeamRecord> {
+    const team = teamId > 0 ? await this.teams.findById(teamId) : null;
+    if (!team) throw teamNotFound();
+    const relationship = await this.members.find(team._id, caller.userId);
+    if (relationship?.status === 'active' && (relationship.role === 'owner' || relationship.role === 'admin')) return team;
+    // Resend also admits the global roles (document 2 C); the route prefix is not a permission.
+    if (options.globalAdmin && (caller.globalRole === 'admin' || caller.globalRole === 'root')) return team;
+    if (team.owner_id === caller.userId && (await this.canOwnTeams(caller))) return team;
+    throw noTeamPermission();
+  }
+}

@@ -1,0 +1,165 @@
+import type { EventPublisher } from '@masthead/core/events';
+import { buildListQuery, toPaginator, type ListSpec, type PageRequest, type Paginator } from '@masthead/core/pagination';
+import type { Caller } from '@masthead/proto/community/teams';
+import type { InviteRepository } from '../invitations/invite.repository.js';
+import { invalidTeamField, noTeamPermission, teamUserNotFound } from './team.errors.js';
+import type { TeamAccess } from './team-access.js';
+import type { TeamMemberRepository } from './team-member.repository.js';
+import type { TeamMemberRecord } from './team-member.schema.js';
+import type { TeamRepository } from './team.repository.js';
+import { memberRecord, teamListItem, teamRecord } from './team.wire.js';
+
+type Json = Record<string, unknown>;
+
+/** GET /user/teams filters and sorts by the spec's `Teams.*` names; `by` defaults to Teams.id. */
+const TEAM_LIST: ListSpec = {
+  fields: {
+    'Teams.id': { path: '_id', type: 'number' },
+    'Teams.name': { path: 'name', type: 'text' },
+    'Teams.active': { path: 'active', type: 'boolean' },
+  },
+  defaultOrder: { path: '_id', sort: 'DESC' },
+};
+
+/** Name limit: 255 "before sanitization" (document 2 Limits); sanitized = trimmed, tags stripped. */
+const NAME_MAX = 255;
+const sanitize = (value: string) => value.replace(/<[^>]*>/g, '').trim();
+
+interface Deps {
+  teams: TeamRepository;
+  members: TeamMemberRepository;
+  invites: InviteRepository;
+  access: TeamAccess;
+  events: EventPublisher;
+}
+
+/** Teams and team members (document 2 C; docs/adr/0130-0132). */
+export class TeamService {
+  constructor(private readonly deps: Deps) {}
+
+  /** Teams the user owns or administers, suspended relationships included (no resource filter). */
+  async list(caller: Caller, request: PageRequest): Promise<{ items: Json[]; paginator: Paginator }> {
+    const own = await this.deps.members.listCurrentForUser(caller.userId);
+    const teamIds = own.filter((row) => row.role === 'owner' || row.role === 'admin').map((row) => row.team_id);
+    const query = buildListQuery(request, TEAM_LIST, { _id: { $in: teamIds } });
+    const page = await this.deps.teams.page(query.filter, query.sort, query.skip, query.limit);
+    const ids = page.rows.map((team) => team._id);
+    const [members, invites] = await Promise.all([this.deps.members.listForTeams(ids), this.deps.invites.listForTeams(ids)]);
+    return {
+      items: page.rows.map((team) =>
+        teamListItem(
+          team,
+          members.filter((row) => row.team_id === team._id),
+          invites.filter((row) => row.team_id === team._id),
+        ),
+      ),
+      paginator: toPaginator(request, page.total),
+    };
+  }
+
+  /** POST /user/teams: eligible member → team (active, member_limit 0) + active owner relationship. */
+  async create(caller: Caller, fields: Json, autoAllowedDomains: boolean): Promise<Json> {
+    if (!(await this.deps.access.canOwnTeams(caller))) throw noTeamPermission();
+    const name = this.name(fields['name']);
+    const description = typeof fields['description'] === 'string' ? sanitize(fields['description']) : null;
+    // auto_allowed_domains_for_team: the owner's email domain becomes the team's allowed domain.
+    const domain = autoAllowedDomains ? caller.email.split('@')[1]?.toLowerCase() : undefined;
+    const team = await this.deps.teams.insert({
+      name,
+      description,
+      owner_id: caller.userId,
+      active: true,
+      member_limit: 0,
+      allowed_domains: domain ? [domain] : [],
+    });
+    await this.deps.members.insert({ team_id: team._id, user_id: caller.userId, role: 'owner', status: 'active', pricing_id: null });
+    await this.publish('team_owner_create_team', caller, { team_id: team._id, owner_id: caller.userId, name });
+    return teamRecord(team);
+  }
+
+  async detail(caller: Caller, teamId: number): Promise<Json> {
+    const team = await this.deps.access.manageable(caller, teamId);
+    const [members, invites] = await Promise.all([this.deps.members.listForTeams([team._id]), this.deps.invites.listForTeams([team._id])]);
+    return teamListItem(team, members, invites);
+  }
+
+  /** PUT /user/teams/{team_id}: display fields only (name, description). */
+  async update(caller: Caller, teamId: number, fields: Json): Promise<Json> {
+    const team = await this.deps.access.manageable(caller, teamId);
+    const changes: { name?: string; description?: string | null } = {};
+    if (fields['name'] !== undefined) changes.name = this.name(fields['name']);
+    if (fields['description'] !== undefined) {
+      changes.description = typeof fields['description'] === 'string' ? sanitize(fields['description']) : null;
+    }
+    return teamRecord((await this.deps.teams.update(team._id, changes)) ?? team);
+  }
+
+  /** DELETE /user/teams/{team_id}: the team and its invites go; relationships are kept as removed. */
+  async delete(caller: Caller, teamId: number): Promise<void> {
+    const team = await this.deps.access.manageable(caller, teamId);
+    await this.deps.invites.deleteForTeam(team._id);
+    await this.deps.members.removeAll(team._id);
+    await this.deps.teams.delete(team._id);
+  }
+
+  async listMembers(caller: Caller, teamId: number, request: PageRequest): Promise<{ items: Json[]; paginator: Paginator }> {
+    const team = await this.deps.access.manageable(caller, teamId);
+    const page = await this.deps.members.pageNonOwners(team._id, (request.page - 1) * request.limit, request.limit);
+    return { items: page.rows.map(memberRecord), paginator: toPaginator(request, page.total) };
+  }
+
+  async member(caller: Caller, teamId: number, userId: number): Promise<Json> {
+    return memberRecord(await this.target(caller, teamId, userId, { allowOwner: true }));
+  }
+
+  /** Role admin/user, status active/suspended, or the requested Pricing (`subscription_id`). */
+  async updateMember(caller: Caller, teamId: number, userId: number, fields: Json): Promise<Json> {
+    const row = await this.target(caller, teamId, userId);
+    const changes: Parameters<TeamMemberRepository['update']>[2] = {};
+    const { role, status, subscription_id: pricingId } = fields;
+    if (role !== undefined) {
+      if (role !== 'admin' && role !== 'user') throw invalidTeamField('role', 'role must be admin or user');
+      changes.role = role;
+    }
+    if (status !== undefined) {
+      if (status !== 'active' && status !== 'suspended') throw invalidTeamField('status', 'status must be active or suspended');
+      changes.status = status;
+    }
+    if (pricingId !== undefined) {
+      if (pricingId !== null && !(Number.isSafeInteger(pricingId) && (pricingId as number) > 0)) {
+        throw invalidTeamField('subscription_id', 'subscription_id must be a Pricing ID');
+      }
+      changes.pricing_id = pricingId as number | null;
+    }
+    return memberRecord((await this.deps.members.update(row.team_id, row.user_id, changes)) ?? row);
+  }
+
+  async setStatus(caller: Caller, teamId: number, userId: number, status: 'removed' | 'suspended'): Promise<Json> {
+    const row = await this.target(caller, teamId, userId);
+    return memberRecord((await this.deps.members.update(row.team_id, row.user_id, { status })) ?? row);
+  }
+
+  /** The relationship a member operation changes: never the owner's (the team would lose it). */
+  private async target(caller: Caller, teamId: number, userId: number, options: { allowOwner?: boolean } = {}): Promise<TeamMemberRecord> {
+    const team = await this.deps.access.manageable(caller, teamId);
+    const row = userId > 0 ? await this.deps.members.find(team._id, userId) : null;
+    if (!row || (row.role === 'owner' && !options.allowOwner)) throw teamUserNotFound();
+    return row;
+  }
+
+  private name(value: unknown): string {
+    const name = typeof value === 'string' ? value : '';
+    if (!name.trim()) throw invalidTeamField('name', 'name is required');
+    if (name.length > NAME_MAX) throw invalidTeamField('name', `name must be at most ${NAME_MAX} characters`);
+    return sanitize(name);
+  }
+
+  /** Queue failures are swallowed on these paths (document 2 Events); the outbox keeps them. */
+  private async publish(name: string, caller: Caller, payload: Json): Promise<void> {
+    try {
+      await this.deps.events.publish({ name, resourceId: caller.resourceId, payload });
+    } catch {
+      /* document 2 Events: HTTP success never proves queue acceptance */
+    }
+  }
+}
