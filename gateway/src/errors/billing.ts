@@ -18,7 +18,7 @@ export const paymentSourceNotFound = () => httpError(404, 'payment_source_not_fo
 export const incorrectDataNotAcceptable = () => httpError(406, 'incorrect_data', 'The body must be JSON');
 
 /** POST /account-requests-payment: `account_id` or the token missing (document 2 J). */
-export const paymentFieldsMissing = (fields: Record<string, string>) => fieldError(fields, 409);
+export const paymentFieldsMissing = (fields: Record<string, string>) => fieldError(fields);
 
 /** POST /account-requests-payment: `account_id` names no record (no numeric validation). */
 export const accountRequestNotExists = () => httpError(404, 'account_request_not_exists', 'Account request not found');
