@@ -1,7 +1,11 @@
 import type { Interceptor } from '@grpc/grpc-js';
 import { createServiceClient, type ServiceClient } from '@masthead/core/grpc';
 import { AccountsServiceService } from '@masthead/proto/accounts';
+import { AccountRequestServiceService } from '@masthead/proto/accounts/account_requests';
 import { BillingServiceService } from '@masthead/proto/billing';
+import { AccountRequestPaymentServiceService } from '@masthead/proto/billing/account_request_payments';
+import { LegacySourceServiceService } from '@masthead/proto/billing/legacy_sources';
+import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
@@ -29,6 +33,14 @@ export interface ServiceClients {
   recovery: ServiceClient<typeof AccountRecoveryServiceService>;
   catalog: ServiceClient<typeof CatalogServiceService>;
   billing: ServiceClient<typeof BillingServiceService>;
+  /** Billing: payment customers and saved sources (document 1 D). */
+  paymentSources: ServiceClient<typeof PaymentSourceServiceService>;
+  /** Billing: legacy customers created from a provider token, confirmed methods (document 1 D). */
+  legacySources: ServiceClient<typeof LegacySourceServiceService>;
+  /** Billing: POST /account-requests-payment (document 2 J). */
+  accountRequestPayments: ServiceClient<typeof AccountRequestPaymentServiceService>;
+  /** Accounts: POST /account-requests (document 2 J). */
+  accountRequests: ServiceClient<typeof AccountRequestServiceService>;
   community: ServiceClient<typeof CommunityServiceService>;
   integrations: ServiceClient<typeof IntegrationsServiceService>;
   /** Identity: suspension, profile removal (docs/adr/0071). */
@@ -61,6 +73,10 @@ export function createServiceClients(config: GatewayConfig, interceptors: Interc
     recovery: createServiceClient(AccountRecoveryServiceService, addresses.identity, options),
     catalog: createServiceClient(CatalogServiceService, addresses.catalog, options),
     billing: createServiceClient(BillingServiceService, addresses.billing, options),
+    paymentSources: createServiceClient(PaymentSourceServiceService, addresses.billing, options),
+    legacySources: createServiceClient(LegacySourceServiceService, addresses.billing, options),
+    accountRequestPayments: createServiceClient(AccountRequestPaymentServiceService, addresses.billing, options),
+    accountRequests: createServiceClient(AccountRequestServiceService, addresses.accounts, options),
     community: createServiceClient(CommunityServiceService, addresses.community, options),
     integrations: createServiceClient(IntegrationsServiceService, addresses.integrations, options),
     memberAccess: createServiceClient(MemberAccessServiceService, addresses.identity, options),

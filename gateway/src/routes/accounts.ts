@@ -1,6 +1,7 @@
+import * as accountRequests from '../handlers/account-requests.js';
 import * as accounts from '../handlers/accounts.js';
 import * as localization from '../handlers/localization.js';
-import { pending, route, type RouteDefinition } from './define.js';
+import { route, type RouteDefinition } from './define.js';
 
 /** Accounts: resources, localization reference data, account requests: the OPERATIONS.md rows accounts owns, by method then path. */
 export const ACCOUNTS_ROUTES: readonly RouteDefinition[] = [
@@ -47,5 +48,12 @@ export const ACCOUNTS_ROUTES: readonly RouteDefinition[] = [
     handler: localization.getLanguage,
   }),
   route({ method: 'GET', path: '/resource', service: 'accounts', access: 'memberAnySession', handler: accounts.getResource }),
-  pending({ method: 'POST', path: '/account-requests', service: 'accounts', access: 'external' }),
+  route({
+    method: 'POST',
+    path: '/account-requests',
+    service: 'accounts',
+    access: 'external',
+    request: accountRequests.accountRequestRequest,
+    handler: accountRequests.createAccountRequest,
+  }),
 ];

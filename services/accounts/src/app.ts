@@ -1,4 +1,8 @@
 import { createServiceClient } from '@masthead/core/grpc';
+import { AccountRequestServiceService } from '@masthead/proto/accounts/account_requests';
+import { AccountRequestRepository } from './account-requests/account-request.repository.js';
+import { AccountRequestService } from './account-requests/account-request.service.js';
+import { accountRequestHandlers } from './grpc/account-requests.handlers.js';
 import type { Logger } from '@masthead/core/logging';
 import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
 import { AccountsServiceService } from '@masthead/proto/accounts';
@@ -40,7 +44,21 @@ export async function startAccountsService(config: AccountsConfig, logger?: Logg
   });
   const countryRows = new CountryRepository(runtime.db);
   const languageRows = new LanguageRepository(runtime.db);
-  await Promise.all([partners.ready(), resources.ready(), serviceAccounts.ready(), countryRows.ready(), languageRows.ready()]);
+  const accountRequestRows = new AccountRequestRepository(runtime.db);
+  await Promise.all([
+    partners.ready(),
+    resources.ready(),
+    serviceAccounts.ready(),
+    countryRows.ready(),
+    languageRows.ready(),
+    accountRequestRows.ready(),
+  ]);
+  const accountRequests = new AccountRequestService({
+    requests: accountRequestRows,
+    events: runtime.events,
+    logger: runtime.logger,
+    resourceId: config.ACCOUNT_REQUEST_RESOURCE_ID,
+  });
   // Reference data from the pinned packages, loaded idempotently before the first call.
   await Promise.all([seedCountries(countryRows, runtime.logger), seedLanguages(languageRows, runtime.logger)]);
 
@@ -75,6 +93,11 @@ export async function startAccountsService(config: AccountsConfig, logger?: Logg
         name: 'masthead.accounts.v1.AccountsService',
         definition: AccountsServiceService,
         implementation: accountsHandlers({ resources, partners, serviceAccounts, localization }),
+      },
+      {
+        name: 'masthead.accounts.v1.AccountRequestService',
+        definition: AccountRequestServiceService,
+        implementation: accountRequestHandlers(accountRequests),
       },
     ],
     async () => identity.close(),

@@ -35,6 +35,12 @@ export const accountsEnv = {
     ),
   /** How long the country list and the grouped users' countries are kept in memory. */
   LOCALIZATION_CACHE_TTL_MS: milliseconds(60_000),
+  /**
+   * The fixed deployment resource account requests are recorded under (document 2, J: "a fixed
+   * deployment resource"; a `resource` header selects nothing). 0: none configured, the records
+   * and their events carry resource 0.
+   */
+  ACCOUNT_REQUEST_RESOURCE_ID: z.coerce.number().int().min(0).default(0),
 };
 
 export type AccountsConfig = ReturnType<typeof loadAccountsConfig>;

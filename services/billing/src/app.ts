@@ -1,23 +1,108 @@
-import type { ServiceRegistration } from '@masthead/core/grpc';
+import { createServiceClient } from '@masthead/core/grpc';
 import type { Logger } from '@masthead/core/logging';
 import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
+import { AccountRequestServiceService } from '@masthead/proto/accounts/account_requests';
 import { BillingServiceService } from '@masthead/proto/billing';
-import type { BillingConfig } from './config.js';
-import { billingHandlers } from './grpc/handlers.js';
+import { AccountRequestPaymentServiceService } from '@masthead/proto/billing/account_request_payments';
+import { CardProviderConnectionServiceService } from '@masthead/proto/billing/connection';
+import { LegacySourceServiceService } from '@masthead/proto/billing/legacy_sources';
+import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
+import { AttachAttemptGate } from './attach-attempts/attach-attempt.gate.js';
+import { AccountRequestPaymentService } from './account-requests/account-request-payment.service.js';
+import { ProviderAccess } from './card-provider/provider-access.js';
+import { stripeCardProviders, type CardProviderFactory } from './card-provider/stripe-card-provider.js';
+import { keyRingOf, type BillingConfig } from './config.js';
+import { ConnectionRepository } from './connections/connection.repository.js';
+import { ConnectionService } from './connections/connection.service.js';
+import { CustomerService } from './customers/customer.service.js';
+import { PaymentCustomerRepository } from './customers/payment-customer.repository.js';
+import { accountRequestPaymentHandlers } from './grpc/account-request-payments.handlers.js';
+import { connectionHandlers } from './grpc/connection.handlers.js';
+import { legacySourceHandlers } from './grpc/legacy-sources.handlers.js';
+import { paymentSourceHandlers } from './grpc/payment-sources.handlers.js';
+import { ProviderWriteLedger } from './provider-writes/provider-write.ledger.js';
+import { SourceRepository } from './sources/source.repository.js';
+import { LegacySourceService } from './sources/legacy.service.js';
+import { SourceService } from './sources/source.service.js';
 
 export type { BillingConfig } from './config.js';
 export { billingEnv, loadBillingConfig } from './config.js';
 
+/** Test seams: a crash between a provider write and its record (docs/adr/0121). */
+export interface BillingHooks {
+  afterProviderWrite?: (key: string) => Promise<void>;
+  providers?: CardProviderFactory;
+}
+
 /**
- * Composition root: config → connections → repositories → domain → gRPC handlers. The database
- * and the event publisher are open already; domain folders add repositories and services here.
+ * Composition root: config → connections → repositories → domain → gRPC handlers. Billing serves
+ * one gRPC service per area (proto/defs/masthead/billing/v1).
  */
-export async function startBillingService(config: BillingConfig, logger?: Logger): Promise<RunningService> {
+export async function startBillingService(config: BillingConfig, logger?: Logger, hooks: BillingHooks = {}): Promise<RunningService> {
   const runtime = await openServiceRuntime('billing', config, logger);
-  const service: ServiceRegistration<typeof BillingServiceService> = {
-    name: 'masthead.billing.v1.BillingService',
-    definition: BillingServiceService,
-    implementation: billingHandlers(),
-  };
-  return serveRuntime(runtime, config.GRPC_LISTEN, [service]);
+  const accountRequests = createServiceClient(AccountRequestServiceService, config.ACCOUNTS_ADDR, {
+    defaultDeadlineMs: config.GRPC_DEADLINE_MS,
+  });
+
+  const connectionRows = new ConnectionRepository(runtime.db);
+  const customerRows = new PaymentCustomerRepository(runtime.db);
+  const sourceRows = new SourceRepository(runtime.db);
+  const attempts = new AttachAttemptGate(runtime.db);
+  const ledger = new ProviderWriteLedger(runtime.db, {
+    // A holder finishes or fails within one provider deadline (plus its own lookups).
+    staleAfterMs: 3 * config.CARDPROVIDER_TIMEOUT_MS,
+    // Below the caller's deadline, so a waiting duplicate answers before it gives up.
+    waitMs: Math.max(500, config.GRPC_DEADLINE_MS - config.CARDPROVIDER_TIMEOUT_MS),
+    afterProviderWrite: hooks.afterProviderWrite,
+  });
+  await Promise.all([connectionRows, customerRows, sourceRows, ledger, attempts].map((repository) => repository.ready()));
+
+  const connections = new ConnectionService({
+    connections: connectionRows,
+    ring: keyRingOf(config),
+    logger: runtime.logger,
+  });
+  if (!keyRingOf(config)) runtime.logger.warn('BILLING_SECRETS_KEYS is not set: card-provider secret keys can be neither stored nor used');
+  const resealed = await connections.resealAll();
+  if (resealed > 0) runtime.logger.info({ resealed }, 'card-provider secrets re-sealed with the current key');
+  const providers = new ProviderAccess(connections, hooks.providers ?? stripeCardProviders(config));
+  const customers = new CustomerService({ customers: customerRows, providers, ledger });
+  const sources = new SourceService({
+    customers: customerRows,
+    sources: sourceRows,
+    providers,
+    events: runtime.events,
+    logger: runtime.logger,
+  });
+  const legacy = new LegacySourceService({ customers: customerRows, sources: sourceRows, providers, ledger });
+  const payments = new AccountRequestPaymentService({ accountRequests, providers, ledger, logger: runtime.logger });
+
+  return serveRuntime(
+    runtime,
+    config.GRPC_LISTEN,
+    [
+      { name: 'masthead.billing.v1.BillingService', definition: BillingServiceService, implementation: {} },
+      {
+        name: 'masthead.billing.v1.PaymentSourceService',
+        definition: PaymentSourceServiceService,
+        implementation: paymentSourceHandlers(customers, sources),
+      },
+      {
+        name: 'masthead.billing.v1.LegacySourceService',
+        definition: LegacySourceServiceService,
+        implementation: legacySourceHandlers(legacy, attempts),
+      },
+      {
+        name: 'masthead.billing.v1.CardProviderConnectionService',
+        definition: CardProviderConnectionServiceService,
+        implementation: connectionHandlers(connections),
+      },
+      {
+        name: 'masthead.billing.v1.AccountRequestPaymentService',
+        definition: AccountRequestPaymentServiceService,
+        implementation: accountRequestPaymentHandlers(payments),
+      },
+    ],
+    async () => accountRequests.close(),
+  );
 }

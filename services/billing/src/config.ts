@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig, serviceEnv } from '@masthead/core/config';
+import { ConfigError, loadConfig, serviceAddresses, serviceEnv } from '@masthead/core/config';
+import { parseKeyRing, type KeyRing } from './connections/secret-box.js';
 import { z } from 'zod';
 
 /** The SDK takes a host, port and protocol only: a path, query or credentials would be dropped. */
@@ -6,6 +7,9 @@ const isBareOrigin = (value: string): boolean => {
   const url = new URL(value);
   return url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
 };
+
+/** Development and tests only: public, so refused in production (productionProblems). */
+const DEVELOPMENT_KEY_RING = `dev:${Buffer.alloc(32, 'masthead-development-only-key!!!').toString('base64')}`;
 
 export const billingEnv = {
   ...serviceEnv,
@@ -25,6 +29,25 @@ export const billingEnv = {
    * (GRPC_DEADLINE_MS), so billing answers its documented error before its caller gives up.
    */
   CARDPROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(4000),
+  /** Accounts holds account requests (POST /account-requests-payment reads and updates them). */
+  ACCOUNTS_ADDR: serviceAddresses.ACCOUNTS_ADDR,
+  /**
+   * The key ring that seals card-provider secret keys at rest (docs/adr/0120):
+   * `id:base64(32 bytes)[,id:base64…]`, the first one sealing new values, the others only
+   * opening older ones during a rotation. Unset in production: no secret key can be stored or
+   * used (the card-provider operations answer their configuration errors); elsewhere a fixed
+   * development ring applies so that `npm start` and tests run without setup.
+   */
+  BILLING_SECRETS_KEYS: z
+    .string()
+    .optional()
+    .superRefine((value, context) => {
+      try {
+        if (value !== undefined) parseKeyRing(value);
+      } catch (error) {
+        context.addIssue({ code: z.ZodIssueCode.custom, message: (error as Error).message });
+      }
+    }),
 };
 
 /** Rules across variables that the per-variable schema cannot state. */
@@ -33,6 +56,8 @@ function productionProblems(config: ReturnType<typeof loadConfig<typeof billingE
   const problems: string[] = [];
   if (config.CARDPROVIDER_API_BASE?.startsWith('http://'))
     problems.push('CARDPROVIDER_API_BASE: plain http is not allowed in production (use https)');
+  if (config.BILLING_SECRETS_KEYS === DEVELOPMENT_KEY_RING)
+    problems.push('BILLING_SECRETS_KEYS: the development key ring is public; generate your own');
   return problems;
 }
 
@@ -43,4 +68,10 @@ export function loadBillingConfig(env: NodeJS.ProcessEnv = process.env) {
   const problems = productionProblems(config);
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** The ring that seals provider secrets; null in production without BILLING_SECRETS_KEYS. */
+export function keyRingOf(config: Pick<BillingConfig, 'BILLING_SECRETS_KEYS' | 'MASTHEAD_ENV'>): KeyRing | null {
+  if (config.BILLING_SECRETS_KEYS) return parseKeyRing(config.BILLING_SECRETS_KEYS);
+  return config.MASTHEAD_ENV === 'production' ? null : parseKeyRing(DEVELOPMENT_KEY_RING);
 }

@@ -23,10 +23,26 @@ describe('operator path', () => {
   it('loads the demo fixture through the CLI, twice, to the same state', async () => {
     await cli('load-fixture', 'fixtures/demo.json');
     const first = await s.api('/plans', { headers: { resource: 'demo-resource' }, query: 'page=1&limit=50' });
-    await cli('load-fixture', 'fixtures/demo.json');
+    const loaded = JSON.parse((await cli('load-fixture', 'fixtures/demo.json')).stdout) as {
+      resources: Array<{ publicKey: string; id: number }>;
+    };
+    const demoResourceId = loaded.resources.find((resource) => resource.publicKey === 'demo-resource')!.id;
     const second = await s.api('/plans', { headers: { resource: 'demo-resource' }, query: 'page=1&limit=50' });
     expect(first.status).toBe(200);
     expect(second.body).toEqual(first.body);
+    // The demo resource's test key (the local fake's) is stored sealed; the CLI shows only its end.
+    const key = JSON.parse(
+      (await cli('show-cardprovider-key', '--resource-id', String(demoResourceId), '--mode', 'test')).stdout,
+    ) as Record<string, unknown>;
+    expect(key).toEqual({
+      resource_id: demoResourceId,
+      mode: 'test',
+      has_secret_key: true,
+      secret_key_last4: 'head',
+      key_id: 'dev',
+      updated_at: expect.any(String),
+    });
+    expect(JSON.stringify(key)).not.toContain('sk_test_masthead');
     // Four public active plans; the private ones (the team seat plan too) and the inactive plan are not listed.
     expect((first.body['items'] as Array<Record<string, unknown>>).map((plan) => plan['slug']).sort()).toEqual([
       'digital',

@@ -2,13 +2,14 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ServiceAccountStatus, type ServiceAccount } from '@masthead/proto/accounts';
+import type { ConnectionSummary } from '@masthead/proto/billing/connection';
 import { relationshipStatusToJSON, type RelationshipStatus } from '@masthead/proto/identity';
 import { adminClients, type AdminClients } from './clients.js';
 import { loadFixture, parseFixture } from './fixture.js';
 
 const USAGE = `masthead-admin <command> [options]
 
-Talks to the services' internal gRPC APIs (addresses from ACCOUNTS_ADDR, IDENTITY_ADDR, CATALOG_ADDR).
+Talks to the services' internal gRPC APIs (addresses from ACCOUNTS_ADDR, IDENTITY_ADDR, CATALOG_ADDR, BILLING_ADDR).
 
 Commands:
   load-fixture <file> [--force]         create or update partners, resources, plans, pricings and
@@ -34,6 +35,15 @@ Commands:
   issue-login-token --resource-id N --email E [--ttl-seconds S]
                                         a single-use login token for a member (GET /auth/external/{token});
                                         shown once, stored only as a hash, valid EXTERNAL_LOGIN_TTL_SECONDS at most
+  set-cardprovider-key --resource-id N --mode test|live
+                                        reads the provider secret key from standard input (never
+                                        from the command line: it would show in ps and shell
+                                        history); billing stores it sealed (BILLING_SECRETS_KEYS).
+                                        --resource-id 0 is the deployment's own key
+                                        (POST /account-requests-payment)
+  show-cardprovider-key --resource-id N --mode test|live
+                                        whether a key is stored, its last four characters and
+                                        the encryption key ID; never the key
 `;
 
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -58,6 +68,13 @@ const list = (values: Values, name: string): string[] => {
 
 class UsageError extends Error {}
 
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw new UsageError('pipe the secret key on standard input (e.g. from a secrets manager)');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** A service account as the operator sees it: no key, no hash. */
 const showServiceAccount = (account: ServiceAccount | undefined) =>
   account && {
@@ -73,6 +90,16 @@ const showServiceAccount = (account: ServiceAccount | undefined) =>
     revoked_at: account.revokedAt ?? null,
     request_count: account.requestCount,
   };
+
+/** A card-provider connection as the operator sees it: never the key (docs/adr/0120). */
+const showConnection = (connection: ConnectionSummary) => ({
+  resource_id: connection.resourceId,
+  mode: connection.mode,
+  has_secret_key: connection.hasSecretKey,
+  secret_key_last4: connection.secretKeyLast4,
+  key_id: connection.keyId,
+  updated_at: connection.updatedAt || null,
+});
 
 /** `RELATIONSHIP_STATUS_LOCKED` → `locked`. */
 const relationshipLabel = (status: RelationshipStatus): string =>
@@ -176,6 +203,15 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
       status: 'active',
     };
   },
+  'set-cardprovider-key': async (clients, values) => {
+    const secretKey = (await readStdin()).trim();
+    if (!secretKey) throw new UsageError('pipe the secret key on standard input');
+    return showConnection(
+      await clients.connections.setSecretKey({ resourceId: integer(values, 'resource-id'), mode: text(values, 'mode'), secretKey }),
+    );
+  },
+  'show-cardprovider-key': async (clients, values) =>
+    showConnection(await clients.connections.getConnection({ resourceId: integer(values, 'resource-id'), mode: text(values, 'mode') })),
   'issue-login-token': async (clients, values) => {
     const ttl = optional(values, 'ttl-seconds');
     const issued = await clients.recovery.issueExternalLoginToken({
@@ -209,6 +245,7 @@ const STRING_OPTIONS = [
   'id',
   'user-id',
   'ttl-seconds',
+  'mode',
 ];
 const MULTIPLE_OPTIONS = ['grant'];
 const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams'];

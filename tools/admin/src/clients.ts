@@ -1,6 +1,7 @@
 import { loadConfig, serviceAddresses } from '@masthead/core/config';
 import { createServiceClient, type ServiceClient } from '@masthead/core/grpc';
 import { AccountsServiceService } from '@masthead/proto/accounts';
+import { CardProviderConnectionServiceService } from '@masthead/proto/billing/connection';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { MemberAccessServiceService } from '@masthead/proto/identity/access';
@@ -12,6 +13,8 @@ export interface AdminClients {
   catalog: ServiceClient<typeof CatalogServiceService>;
   memberAccess: ServiceClient<typeof MemberAccessServiceService>;
   recovery: ServiceClient<typeof AccountRecoveryServiceService>;
+  /** Billing's card-provider connections (secret keys go in, never out). */
+  connections: ServiceClient<typeof CardProviderConnectionServiceService>;
   close(): void;
 }
 
@@ -22,6 +25,7 @@ export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients
       ACCOUNTS_ADDR: serviceAddresses.ACCOUNTS_ADDR,
       IDENTITY_ADDR: serviceAddresses.IDENTITY_ADDR,
       CATALOG_ADDR: serviceAddresses.CATALOG_ADDR,
+      BILLING_ADDR: serviceAddresses.BILLING_ADDR,
     },
     env,
   );
@@ -32,6 +36,7 @@ export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients
     catalog: createServiceClient(CatalogServiceService, config.CATALOG_ADDR, options),
     memberAccess: createServiceClient(MemberAccessServiceService, config.IDENTITY_ADDR, options),
     recovery: createServiceClient(AccountRecoveryServiceService, config.IDENTITY_ADDR, options),
+    connections: createServiceClient(CardProviderConnectionServiceService, config.BILLING_ADDR, options),
   };
   return { ...clients, close: () => Object.values(clients).forEach((client) => client.close()) };
 }

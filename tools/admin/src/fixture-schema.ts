@@ -51,6 +51,11 @@ const resourceSchema = z.object({
   default_subscription: pricingRef.optional(),
   plans: z.array(planSchema).default([]),
   members: z.array(memberSchema).default([]),
+  /**
+   * Card-provider secret keys per mode, stored sealed by billing (docs/adr/0120). Only for
+   * development fixtures and the local fake's key: a real key never belongs in a file.
+   */
+  cardprovider_secret_keys: z.object({ test: z.string().optional(), live: z.string().optional() }).strict().default({}),
 });
 
 // Unknown keys are refused (strict) so that a typo in a fixture is an error, not a silent no-op.

@@ -88,6 +88,10 @@ async function loadResource(clients: AdminClients, partnerId: number, fixture: R
     resource = await upsertResource({ ...fixture.settings, default_subscription_id: pricingOf(fixture.default_subscription).id });
   }
 
+  for (const [mode, secretKey] of Object.entries(fixture.cardprovider_secret_keys)) {
+    if (secretKey) await clients.connections.setSecretKey({ resourceId: resource.id, mode, secretKey });
+  }
+
   for (const memberFixture of fixture.members) {
     const user = await clients.identity.upsertMember({
       resourceId: resource.id,

@@ -1,0 +1,58 @@
+import { httpError } from '@masthead/core/errors';
+import { isDuplicateKey } from '@masthead/core/mongo';
+import type { Connection, Model } from 'mongoose';
+import type { Member } from '../support/member-scope.js';
+import { attachAttemptModel, type AttachAttemptRecord } from './attach-attempt.schema.js';
+
+/** The window attempts are counted in (docs/adr/0125). */
+export const ATTEMPT_WINDOW_SECONDS = 3600;
+/** Attempts per member, resource and window unless the resource sets `card_attach_attempts_limit`. */
+export const DEFAULT_ATTEMPT_LIMIT = 5;
+/** Highest limit a resource may set: each attempt may try every slot once. */
+const MAX_ATTEMPT_LIMIT = 100;
+
+/** Thrown when the member used every attempt of the window (docs/adr/0125). */
+export const attachAttemptsExceeded = (limit: number) =>
+  httpError(429, 'card_attach_attempts_exceeded', `At most ${limit} card attachment attempts per hour; try again later`);
+
+export interface AttemptResult {
+  attempts: number;
+  limit: number;
+  windowSeconds: number;
+}
+
+const limitOf = (settings: Record<string, unknown> | undefined): number => {
+  const value = settings?.['card_attach_attempts_limit'];
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? Math.min(value, MAX_ATTEMPT_LIMIT) : DEFAULT_ATTEMPT_LIMIT;
+};
+
+/**
+ * POST /user/card/attempt-attach: records one card-attachment attempt and gates it, a brake on
+ * card testing (a stolen-card list tried against a saved-card form). Slot claims make the count
+ * exact under concurrency.
+ */
+export class AttachAttemptGate {
+  private readonly model: Model<AttachAttemptRecord>;
+
+  constructor(db: Connection) {
+    this.model = attachAttemptModel(db);
+  }
+
+  async ready(): Promise<void> {
+    await this.model.createIndexes();
+  }
+
+  async record(member: Member, settings: Record<string, unknown> | undefined, now = new Date()): Promise<AttemptResult> {
+    const limit = limitOf(settings);
+    const window = Math.floor(now.getTime() / 1000 / ATTEMPT_WINDOW_SECONDS) * ATTEMPT_WINDOW_SECONDS;
+    for (let slot = 1; slot <= limit; slot++) {
+      try {
+        await this.model.create({ _id: `${member.resourceId}:${member.userId}:${window}:${slot}`, created_at: now });
+        return { attempts: slot, limit, windowSeconds: ATTEMPT_WINDOW_SECONDS };
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+    }
+    throw attachAttemptsExceeded(limit);
+  }
+}

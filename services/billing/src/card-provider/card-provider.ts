@@ -1,0 +1,81 @@
+/**
+ * What billing asks of the card provider (DESIGN.md "Providers": a small adapter interface with
+ * one real implementation, stripe-card-provider.ts). Every write takes the idempotency key of
+ * the local record it serves (docs/adr/0121) and tags the object with it in its metadata, so that
+ * `find…ByKey` can tell whether an earlier attempt already wrote it: the local fake ignores the
+ * Idempotency-Key header (docs/adr/0110). Every method throws CardProviderFailure on a provider
+ * error, a refused key or a missed deadline (CARDPROVIDER_TIMEOUT_MS).
+ */
+export interface ProviderCustomer {
+  id: string;
+  email: string | null;
+  /** Legacy cards (sources) of a customer created from a token, oldest first. */
+  cards: ProviderCard[];
+}
+
+export interface ProviderCard {
+  id: string;
+  brand: string;
+  country: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+export interface ProviderMethod {
+  id: string;
+  type: string;
+  /** The provider customer it is attached to; null when attached to none. */
+  customer: string | null;
+  card: ProviderCard | null;
+}
+
+export interface NewCustomer {
+  email: string;
+  name: string;
+  /** A provider token to create the customer's first card from (legacy creation). */
+  source?: string;
+}
+
+export interface NewCharge {
+  customer: string;
+  amount: number;
+  currency: string;
+}
+
+export interface CardProvider {
+  createCustomer(customer: NewCustomer, key: string): Promise<ProviderCustomer>;
+  /** The customer of `email` created with `key`, or null. */
+  findCustomerByKey(email: string, key: string): Promise<ProviderCustomer | null>;
+  /** A setup intent for off-session use; the provider object as sent (document 1: open object). */
+  createSetupIntent(customer: string, key: string): Promise<Record<string, unknown>>;
+  retrieveMethod(id: string): Promise<ProviderMethod>;
+  attachMethod(id: string, customer: string, key: string): Promise<ProviderMethod>;
+  /** Detaches; a method attached to no customer any more counts as done. */
+  detachMethod(id: string, key: string): Promise<void>;
+  /** Checks that a provider token exists and is usable (legacy creation from a token). */
+  retrieveToken(token: string): Promise<{ id: string }>;
+  /** The customer's legacy cards (sources), oldest first. */
+  listCards(customer: string): Promise<ProviderCard[]>;
+  /** A charge of the customer's default source. */
+  createCharge(charge: NewCharge, key: string): Promise<{ id: string; status: string }>;
+  findChargeByKey(customer: string, key: string): Promise<{ id: string; status: string } | null>;
+}
+
+/** The provider answered with an error, refused the key, or missed its deadline. */
+export class CardProviderFailure extends Error {
+  constructor(
+    message: string,
+    /** The provider's error code when it sent one (`card_declined`, `resource_missing`…). */
+    readonly providerCode: string | null,
+    readonly httpStatus: number | null,
+  ) {
+    super(message);
+    this.name = 'CardProviderFailure';
+  }
+}
+
+export const isCardProviderFailure = (error: unknown): error is CardProviderFailure => error instanceof CardProviderFailure;
+
+/** Metadata field that carries the idempotency key on every object billing creates. */
+export const KEY_METADATA = 'masthead_key';

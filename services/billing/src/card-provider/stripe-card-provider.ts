@@ -1,0 +1,154 @@
+import Stripe from 'stripe';
+import type { BillingConfig } from '../config.js';
+import {
+  CardProviderFailure,
+  KEY_METADATA,
+  type CardProvider,
+  type NewCharge,
+  type NewCustomer,
+  type ProviderCard,
+  type ProviderCustomer,
+  type ProviderMethod,
+} from './card-provider.js';
+import { cardProviderClient } from './client.js';
+
+type ProviderConfig = Pick<BillingConfig, 'CARDPROVIDER_API_BASE' | 'CARDPROVIDER_TIMEOUT_MS'>;
+
+/** How far back `find…ByKey` looks: an earlier attempt of the same write is recent. */
+const FIND_PAGE = 100;
+
+const toCard = (card: {
+  id: string;
+  brand?: string | null;
+  country?: string | null;
+  last4?: string | null;
+  exp_month?: number | null;
+  exp_year?: number | null;
+}): ProviderCard => ({
+  id: card.id,
+  brand: card.brand ?? '',
+  country: card.country ?? '',
+  last4: card.last4 ?? '',
+  expMonth: card.exp_month ?? 0,
+  expYear: card.exp_year ?? 0,
+});
+
+const toMethod = (method: Stripe.PaymentMethod): ProviderMethod => ({
+  id: method.id,
+  type: method.type,
+  customer: typeof method.customer === 'string' ? method.customer : (method.customer?.id ?? null),
+  card: method.card ? toCard({ id: method.id, ...method.card }) : null,
+});
+
+function toCustomer(customer: Stripe.Customer): ProviderCustomer {
+  const sources = (customer as { sources?: { data?: Array<Record<string, unknown>> } }).sources?.data ?? [];
+  const cards = sources
+    .filter((source) => source['object'] === 'card')
+    .map((source) => toCard(source as unknown as ProviderCard & { id: string }));
+  return { id: customer.id, email: customer.email ?? null, cards };
+}
+
+/** SDK errors become CardProviderFailure with the provider's message and code, never the key. */
+async function guarded<T>(operation: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeError) {
+      throw new CardProviderFailure(`${operation}: ${error.message}`, error.code ?? null, error.statusCode ?? null);
+    }
+    throw new CardProviderFailure(`${operation}: ${(error as Error).message}`, null, null);
+  }
+}
+
+/**
+ * The card provider through the `stripe` SDK, acting with one resource's secret key in one mode.
+ * Only parameters both the real provider and the local fake accept are sent (docs/adr/0110).
+ */
+export class StripeCardProvider implements CardProvider {
+  private readonly client: Stripe;
+
+  constructor(config: ProviderConfig, secretKey: string) {
+    this.client = cardProviderClient(config, secretKey);
+  }
+
+  createCustomer(customer: NewCustomer, key: string): Promise<ProviderCustomer> {
+    const params: Stripe.CustomerCreateParams = { email: customer.email, name: customer.name, metadata: { [KEY_METADATA]: key } };
+    if (customer.source) params.source = customer.source;
+    return guarded('create customer', async () => toCustomer(await this.client.customers.create(params, { idempotencyKey: key })));
+  }
+
+  findCustomerByKey(email: string, key: string): Promise<ProviderCustomer | null> {
+    return guarded('find customer', async () => {
+      const page = await this.client.customers.list({ email, limit: FIND_PAGE });
+      const found = page.data.find((customer) => customer.metadata?.[KEY_METADATA] === key);
+      return found ? toCustomer(found) : null;
+    });
+  }
+
+  createSetupIntent(customer: string, key: string): Promise<Record<string, unknown>> {
+    // No payment_method_types: the real provider then offers the resource's automatic payment
+    // methods; `automatic_payment_methods` itself is refused by the fake at create (ADR 0110).
+    return guarded('create setup intent', async () => {
+      const intent = await this.client.setupIntents.create(
+        { customer, usage: 'off_session', metadata: { [KEY_METADATA]: key } },
+        { idempotencyKey: key },
+      );
+      return JSON.parse(JSON.stringify(intent)) as Record<string, unknown>;
+    });
+  }
+
+  retrieveMethod(id: string): Promise<ProviderMethod> {
+    return guarded('retrieve payment method', async () => toMethod(await this.client.paymentMethods.retrieve(id)));
+  }
+
+  attachMethod(id: string, customer: string, key: string): Promise<ProviderMethod> {
+    return guarded('attach payment method', async () =>
+      toMethod(await this.client.paymentMethods.attach(id, { customer }, { idempotencyKey: key })),
+    );
+  }
+
+  async detachMethod(id: string, key: string): Promise<void> {
+    const method = await this.retrieveMethod(id);
+    if (!method.customer) return;
+    await guarded('detach payment method', () => this.client.paymentMethods.detach(id, {}, { idempotencyKey: key }));
+  }
+
+  retrieveToken(token: string): Promise<{ id: string }> {
+    return guarded('retrieve token', async () => ({ id: (await this.client.tokens.retrieve(token)).id }));
+  }
+
+  listCards(customer: string): Promise<ProviderCard[]> {
+    return guarded('list cards', async () => {
+      // No `limit`: localstripe refuses it on this list (400 "Unexpected limit"); the provider's
+      // default page (10) holds a legacy customer's cards.
+      const page = await this.client.customers.listSources(customer, { object: 'card' });
+      return page.data.filter((source): source is Stripe.Card => source.object === 'card').map((card) => toCard(card));
+    });
+  }
+
+  createCharge(charge: NewCharge, key: string): Promise<{ id: string; status: string }> {
+    return guarded('create charge', async () => {
+      const created = await this.client.charges.create(
+        { customer: charge.customer, amount: charge.amount, currency: charge.currency, metadata: { [KEY_METADATA]: key } },
+        { idempotencyKey: key },
+      );
+      return { id: created.id, status: created.status };
+    });
+  }
+
+  findChargeByKey(customer: string, key: string): Promise<{ id: string; status: string } | null> {
+    return guarded('find charge', async () => {
+      const page = await this.client.charges.list({ customer, limit: FIND_PAGE });
+      const found = page.data.find((charge) => charge.metadata?.[KEY_METADATA] === key);
+      return found ? { id: found.id, status: found.status } : null;
+    });
+  }
+}
+
+/** Builds the adapter for one secret key (so tests and the service share one construction). */
+export type CardProviderFactory = (secretKey: string) => CardProvider;
+
+export const stripeCardProviders =
+  (config: ProviderConfig): CardProviderFactory =>
+  (secretKey) =>
+    new StripeCardProvider(config, secretKey);

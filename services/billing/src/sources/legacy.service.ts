@@ -1,0 +1,205 @@
+import { isServiceError } from '@masthead/core/errors';
+import type { CardProvider } from '../card-provider/card-provider.js';
+import type { ProviderAccess } from '../card-provider/provider-access.js';
+import { providerFailureAs } from '../customers/customer.service.js';
+import type { PaymentCustomerRepository } from '../customers/payment-customer.repository.js';
+import type { PaymentCustomerRecord } from '../customers/payment-customer.schema.js';
+import type { ProviderWriteLedger } from '../provider-writes/provider-write.ledger.js';
+import type { Member } from '../support/member-scope.js';
+import { CARDPROVIDER } from '../support/resource-settings.js';
+import { cardDetailsOf } from './card-details.js';
+import {
+  confirmPaymentMethodError,
+  customerNotFound,
+  incorrectCreatePaymentCustomer,
+  incorrectCustomer,
+  incorrectRetrieveCard,
+  incorrectRetrieveToken,
+  paymentMethodSavingErrors,
+} from './legacy.errors.js';
+import type { SourceRepository } from './source.repository.js';
+import type { PaymentMethodRecord, UserCardRecord } from './source.schema.js';
+
+export type LegacyVariant = 'customer' | 'token';
+
+interface Deps {
+  customers: PaymentCustomerRepository;
+  sources: SourceRepository;
+  providers: ProviderAccess;
+  ledger: ProviderWriteLedger;
+}
+
+/** The error of each step, per operation (document 1 D: "distinct error sets"). */
+const STEP_ERRORS = {
+  customer: { token: incorrectCustomer, create: incorrectCustomer, cards: incorrectCustomer },
+  token: { token: incorrectRetrieveToken, create: incorrectCreatePaymentCustomer, cards: incorrectRetrieveCard },
+} as const;
+
+/** Legacy card-provider flows (document 1 D); docs/adr/0124. */
+export class LegacySourceService {
+  constructor(private readonly deps: Deps) {}
+
+  /**
+   * Creates a provider customer from a provider token with the member's email and name, imports
+   * its cards, and attaches it to the resource unless `auto_attach_customer_to_resource` is false.
+   * A token is single-use, so it keys the write: a retry returns the same customer.
+   */
+  async createFromToken(
+    member: Member,
+    token: string,
+    variant: LegacyVariant,
+  ): Promise<{ customer: PaymentCustomerRecord; cards: UserCardRecord[] }> {
+    const errors = STEP_ERRORS[variant];
+    if (member.settings.defaultPaySystem !== CARDPROVIDER)
+      throw errors.create('the resource default payment system is not the card provider');
+    const key = `masthead:${member.resourceId}:${member.userId}:legacy-customer:${token}:v1`;
+    const provider = await this.step(errors.create, () => this.deps.providers.for(member.resourceId, member.settings.mode));
+    if (variant === 'token') await this.step(errors.token, () => provider.retrieveToken(token));
+    const customerId = await this.step(errors.create, () =>
+      this.deps.ledger.once(key, {
+        find: async () => (await provider.findCustomerByKey(member.email, key))?.id ?? null,
+        create: async () => (await provider.createCustomer({ email: member.email, name: member.name, source: token }, key)).id,
+      }),
+    );
+    const providerCards = await this.step(errors.cards, () => provider.listCards(customerId));
+    const customer = await this.deps.customers.insertOnce({
+      user_id: member.userId,
+      resource_id: member.resourceId,
+      resource_ids: member.settings.autoAttach ? [member.resourceId] : [],
+      pay_system: CARDPROVIDER,
+      customer_id: customerId,
+      mode: member.settings.mode,
+      kind: 'legacy',
+      customer_key: key,
+    });
+    const cards: UserCardRecord[] = [];
+    for (const card of providerCards) {
+      cards.push(
+        await this.deps.sources.insertCardOnce({
+          user_id: member.userId,
+          payment_customer_id: customer._id,
+          customer_id: customerId,
+          pay_system: CARDPROVIDER,
+          card_id: card.id,
+          details: cardDetailsOf(card),
+          card_key: `${member.userId}:${card.id}`,
+        }),
+      );
+    }
+    return { customer, cards };
+  }
+
+  /**
+   * Retrieves the method, attaches it to the provider customer, then saves it locally (document
+   * 1 D: attachment first, not undone when the save fails). The local save checks what the
+   * original's model validation would, plus that the customer and card are this member's
+   * (docs/adr/0124); a retried confirm returns the same record.
+   */
+  async confirm(
+    member: Member,
+    input: { paymentMethodId: string; customerId: string; paymentCustomerId: number; cardId: number },
+  ): Promise<PaymentMethodRecord> {
+    let attached;
+    try {
+      const provider: CardProvider = await this.deps.providers.for(member.resourceId, member.settings.mode);
+      await provider.retrieveMethod(input.paymentMethodId);
+      attached = await provider.attachMethod(
+        input.paymentMethodId,
+        input.customerId,
+        `masthead:${member.resourceId}:${member.userId}:attach:${input.paymentMethodId}:${input.customerId}:v1`,
+      );
+    } catch (error) {
+      providerFailureAs(error, confirmPaymentMethodError);
+    }
+    const customers = await this.deps.customers.listVisible(member.resourceId, member.userId);
+    const customer = customers.find((candidate) => candidate._id === input.paymentCustomerId);
+    const card = customer
+      ? (await this.deps.sources.listCards(member.userId, [customer._id])).find((row) => row._id === input.cardId)
+      : undefined;
+    const messages: string[] = [];
+    if (!customer) messages.push('payment_customer_id: no such customer of this member');
+    else if (customer.customer_id !== input.customerId) messages.push('customer_id: does not match payment_customer_id');
+    if (!card) messages.push('card_id: no such card of this customer');
+    if (messages.length > 0) throw paymentMethodSavingErrors(messages);
+    return this.deps.sources.insertMethodOnce({
+      user_id: member.userId,
+      payment_customer_id: input.paymentCustomerId,
+      customer_id: input.customerId,
+      pay_system: CARDPROVIDER,
+      payment_method_id: attached.id,
+      mode: member.settings.mode,
+      type: attached.type,
+      data: attached.card ? cardDetailsOf(attached.card) : null,
+      card_id: input.cardId,
+      method_key: `${member.userId}:${attached.id}`,
+    });
+  }
+
+  /**
+   * GET /user/cards: the member's cards with the resource's default pay system, newest first; the
+   * page is cut in memory (a member has few cards), `default` from the pointer (ADR 0122).
+   */
+  async listCards(
+    member: Member,
+    page: { page: number; limit: number },
+  ): Promise<{ items: Array<UserCardRecord & { isDefault: boolean }>; total: number }> {
+    const paySystem = member.settings.defaultPaySystem;
+    const customers = await this.deps.customers.listVisible(member.resourceId, member.userId, paySystem);
+    const [cards, pointer] = await Promise.all([
+      this.deps.sources.listCards(
+        member.userId,
+        customers.map((customer) => customer._id),
+      ),
+      this.deps.sources.findDefault(member.userId, paySystem),
+    ]);
+    const sorted = cards.sort((a, b) => b._id - a._id);
+    const start = (Math.max(page.page, 1) - 1) * page.limit;
+    return {
+      items: sorted
+        .slice(start, start + page.limit)
+        .map((card) => ({ ...card, isDefault: pointer?.source_type === 'user-card' && pointer.source_id === card._id })),
+      total: sorted.length,
+    };
+  }
+
+  /** GET /user/cardprovider/customers: the member's customers visible here, each with its cards. */
+  async listCustomers(member: Member): Promise<Array<{ customer: PaymentCustomerRecord; cards: UserCardRecord[] }>> {
+    const customers = (await this.deps.customers.listVisible(member.resourceId, member.userId)).sort((a, b) => b._id - a._id);
+    const cards = await this.deps.sources.listCards(
+      member.userId,
+      customers.map((customer) => customer._id),
+    );
+    return customers.map((customer) => ({ customer, cards: cards.filter((card) => card.payment_customer_id === customer._id) }));
+  }
+
+  /** POST /user/cardprovider/customer/{id}/attach: one of the member's customers, visible here too. */
+  async attach(member: Member, id: number): Promise<{ customer: PaymentCustomerRecord; cards: UserCardRecord[] }> {
+    const customer = await this.deps.customers.findOwned(member.userId, id);
+    if (!customer) throw customerNotFound();
+    await this.deps.customers.attach(id, member.resourceId);
+    const cards = await this.deps.sources.listCards(member.userId, [id]);
+    return { customer: { ...customer, resource_ids: [...new Set([...customer.resource_ids, member.resourceId])] }, cards };
+  }
+
+  /**
+   * DELETE /user/cardprovider/customer/{id}: the local record of a customer visible here, with its
+   * methods and cards; the provider customer is left alone (document 1 D: "local customer record").
+   */
+  async deleteCustomer(member: Member, id: number): Promise<void> {
+    const visible = await this.deps.customers.listVisible(member.resourceId, member.userId);
+    if (!visible.some((customer) => customer._id === id)) throw customerNotFound();
+    await this.deps.sources.deleteOfCustomer(member.userId, id);
+    await this.deps.customers.delete(member.userId, id);
+  }
+
+  /** Runs one provider step; its failure (or a missing key) is that step's documented error. */
+  private async step<T>(toError: (detail: string) => Error, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (isServiceError(error) && error.code !== 'provider_write_in_progress') throw error;
+      if (isServiceError(error)) throw toError('the same request is still being processed');
+      providerFailureAs(error, toError);
+    }
+  }
+}

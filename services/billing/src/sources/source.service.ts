@@ -1,0 +1,231 @@
+import type { EventPublisher } from '@masthead/core/events';
+import type { Logger } from '@masthead/core/logging';
+import type { ProviderAccess } from '../card-provider/provider-access.js';
+import { providerFailureAs } from '../customers/customer.service.js';
+import type { PaymentCustomerRepository } from '../customers/payment-customer.repository.js';
+import type { PaymentCustomerRecord } from '../customers/payment-customer.schema.js';
+import type { Member } from '../support/member-scope.js';
+import { CARDPROVIDER } from '../support/resource-settings.js';
+import { cardDetailsOf } from './card-details.js';
+import { orderSources, type SourceView } from './source-list.js';
+import {
+  invalidCustomerId,
+  invalidPaySystem,
+  invalidPaymentMethod,
+  removeSourceError,
+  saveIntentError,
+  setupIntentError,
+  sourceNotFound,
+  userSourcesError,
+} from './source.errors.js';
+import type { SourceRepository, SourceType } from './source.repository.js';
+import type { PaymentMethodRecord } from './source.schema.js';
+import { isServiceError } from '@masthead/core/errors';
+
+interface Deps {
+  customers: PaymentCustomerRepository;
+  sources: SourceRepository;
+  providers: ProviderAccess;
+  events: EventPublisher;
+  logger: Logger;
+}
+
+/**
+ * `pay-system` as the original's validator judged it (document 1 D): it casts the value to an
+ * integer before a loose comparison with the labels, so a label passes and a number does not.
+ * Kept quirk (docs/adr/0122): any non-numeric label up to 64 characters is accepted and selects
+ * that provider's sources (none for an unknown one).
+ */
+const acceptablePaySystem = (label: string) => !/^[+-]?\d/.test(label) && label.length <= 64;
+
+/** Saved payment sources: setup and save of provider methods, the list and its single default. */
+export class SourceService {
+  constructor(private readonly deps: Deps) {}
+
+  /**
+   * POST …/setup-intents: a provider setup intent for one of the member's customers visible in
+   * the resource; saves nothing. The idempotency key names the customer and the member's request,
+   * so a retried request gets the same intent on the provider (docs/adr/0121).
+   */
+  async createSetupIntent(member: Member, cardCustomerId: string, requestId: string): Promise<Record<string, unknown>> {
+    const customerId = cardCustomerId.trim();
+    if (!customerId) throw invalidCustomerId();
+    const customer = await this.deps.customers.findVisibleByProviderId(member.resourceId, member.userId, CARDPROVIDER, customerId);
+    if (!customer) throw setupIntentError('customer not found for this member and resource');
+    try {
+      const provider = await this.deps.providers.for(member.resourceId, member.settings.mode);
+      const key = `masthead:${member.resourceId}:${member.userId}:setup-intent:${customerId}:${requestId}:v1`;
+      const intent = await provider.createSetupIntent(customerId, key);
+      if (typeof intent['id'] !== 'string' || intent['id'] === '') throw setupIntentError('the provider sent no intent ID');
+      return intent;
+    } catch (error) {
+      if (isServiceError(error)) throw error;
+      providerFailureAs(error, setupIntentError);
+    }
+  }
+
+  /**
+   * POST …/save-intents: saves the provider method (which must already have a customer) for the
+   * member and makes it, and its card, the default. A retried save reuses the same records
+   * (unique keys); the default is one pointer per member and provider (docs/adr/0122).
+   */
+  async saveIntent(member: Member, paymentMethodId: string): Promise<PaymentMethodRecord> {
+    const methodId = paymentMethodId.trim();
+    if (!methodId) throw invalidPaymentMethod();
+    const { mode } = member.settings;
+    let providerMethod;
+    try {
+      const provider = await this.deps.providers.for(member.resourceId, mode);
+      providerMethod = await provider.retrieveMethod(methodId);
+    } catch (error) {
+      providerFailureAs(error, saveIntentError);
+    }
+    if (!providerMethod.customer) throw saveIntentError('the payment method has no customer');
+    const customer = await this.adoptCustomer(member, providerMethod.customer);
+    const card = providerMethod.card
+      ? await this.deps.sources.insertCardOnce({
+          user_id: member.userId,
+          payment_customer_id: customer._id,
+          customer_id: customer.customer_id,
+          pay_system: CARDPROVIDER,
+          card_id: providerMethod.id,
+          details: cardDetailsOf(providerMethod.card),
+          card_key: `${member.userId}:${providerMethod.id}`,
+        })
+      : null;
+    const saved = await this.deps.sources.insertMethodOnce({
+      user_id: member.userId,
+      payment_customer_id: customer._id,
+      customer_id: customer.customer_id,
+      pay_system: CARDPROVIDER,
+      payment_method_id: providerMethod.id,
+      mode,
+      type: providerMethod.type,
+      data: providerMethod.card ? cardDetailsOf(providerMethod.card) : null,
+      card_id: card?._id ?? null,
+      method_key: `${member.userId}:${providerMethod.id}`,
+    });
+    // Document 1 D: the resets follow the resource default while new records are `cardprovider`.
+    if (member.settings.defaultPaySystem !== CARDPROVIDER)
+      await this.deps.sources.clearDefault(member.userId, member.settings.defaultPaySystem);
+    await this.deps.sources.setDefault(member.userId, CARDPROVIDER, 'payment-method', saved._id);
+    await this.publishAdded(member, saved);
+    return saved;
+  }
+
+  /** GET /user/payment-sources (document 1 D); 409 invalid_pay_system, 409 user_sources_error. */
+  async list(member: Member, paySystemQuery: string): Promise<SourceView[]> {
+    const label = paySystemQuery.trim();
+    if (label && !acceptablePaySystem(label)) throw invalidPaySystem();
+    const paySystem = label || member.settings.defaultPaySystem;
+    try {
+      return await this.sourcesOf(member, paySystem);
+    } catch (error) {
+      this.deps.logger.error({ err: error }, 'payment sources could not be read');
+      throw userSourcesError();
+    }
+  }
+
+  /** PUT /user/payment-sources/{source_type}/{id}/default: 404 payment_source_not_found. */
+  async selectDefault(member: Member, sourceType: SourceType, id: number): Promise<SourceView> {
+    const customers = await this.deps.customers.listVisible(member.resourceId, member.userId);
+    const record = await this.findSource(member, customers, sourceType, id);
+    await this.deps.sources.setDefault(member.userId, record.pay_system, sourceType, id);
+    const views = await this.sourcesOf(member, record.pay_system);
+    const view = views.find((item) => (sourceType === 'payment-method' ? item.method?._id : item.card?._id) === id);
+    if (!view) throw sourceNotFound();
+    return view;
+  }
+
+  /**
+   * DELETE /user/payment-sources/{source_type}/{id}: a method is detached on the provider first
+   * (idempotent: an already detached method counts as done), then its records are deleted; a
+   * card is a local record only (docs/adr/0122). 404 payment_source_not_found.
+   */
+  async remove(member: Member, sourceType: SourceType, id: number): Promise<void> {
+    const customers = await this.deps.customers.listVisible(member.resourceId, member.userId);
+    const record = await this.findSource(member, customers, sourceType, id);
+    const { sources } = this.deps;
+    if (sourceType === 'user-card') {
+      await sources.deleteCard(id);
+      await sources.clearDefaultIf(member.userId, record.pay_system, 'user-card', id);
+      return;
+    }
+    const method = record as PaymentMethodRecord;
+    try {
+      const provider = await this.deps.providers.for(member.resourceId, method.mode);
+      await provider.detachMethod(
+        method.payment_method_id,
+        `masthead:${member.resourceId}:${member.userId}:detach:${method.payment_method_id}:v1`,
+      );
+    } catch (error) {
+      providerFailureAs(error, removeSourceError);
+    }
+    await sources.deleteMethod(id);
+    await sources.clearDefaultIf(member.userId, method.pay_system, 'payment-method', id);
+    if (method.card_id !== null) {
+      await sources.deleteCard(method.card_id);
+      await sources.clearDefaultIf(member.userId, method.pay_system, 'user-card', method.card_id);
+    }
+  }
+
+  private async sourcesOf(member: Member, paySystem: string): Promise<SourceView[]> {
+    const customers = await this.deps.customers.listVisible(member.resourceId, member.userId, paySystem);
+    const ids = customers.map((customer) => customer._id);
+    const [methods, cards, pointer] = await Promise.all([
+      this.deps.sources.listMethods(member.userId, ids),
+      this.deps.sources.listCards(member.userId, ids),
+      this.deps.sources.findDefault(member.userId, paySystem),
+    ]);
+    return orderSources(customers, methods, cards, pointer);
+  }
+
+  private async findSource(member: Member, customers: PaymentCustomerRecord[], sourceType: SourceType, id: number) {
+    const ids = customers.map((customer) => customer._id);
+    const record =
+      sourceType === 'payment-method'
+        ? await this.deps.sources.findMethod(member.userId, ids, id)
+        : await this.deps.sources.findCard(member.userId, ids, id);
+    if (!record) throw sourceNotFound();
+    return record;
+  }
+
+  /**
+   * The member's record of the provider customer the method is attached to, created when billing
+   * has none (document 1 D: save-intents does not check that the customer is the member's).
+   */
+  private async adoptCustomer(member: Member, customerId: string): Promise<PaymentCustomerRecord> {
+    const existing = await this.deps.customers.findVisibleByProviderId(member.resourceId, member.userId, CARDPROVIDER, customerId);
+    if (existing) return existing;
+    return this.deps.customers.insertOnce({
+      user_id: member.userId,
+      resource_id: member.resourceId,
+      resource_ids: [member.resourceId],
+      pay_system: CARDPROVIDER,
+      customer_id: customerId,
+      mode: member.settings.mode,
+      kind: 'modern',
+      customer_key: `${member.userId}:${CARDPROVIDER}:${customerId}`,
+    });
+  }
+
+  /** Event `user_add_payment_method` (document 1, Events); a failed publish is logged, not fatal. */
+  private async publishAdded(member: Member, method: PaymentMethodRecord): Promise<void> {
+    try {
+      await this.deps.events.publish({
+        name: 'user_add_payment_method',
+        resourceId: member.resourceId,
+        payload: {
+          user_id: member.userId,
+          payment_method_id: method._id,
+          provider_payment_method_id: method.payment_method_id,
+          customer_id: method.customer_id,
+          pay_system: method.pay_system,
+          mode: method.mode,
+        },
+      });
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'user_add_payment_method not published');
+    }
+  }
+}

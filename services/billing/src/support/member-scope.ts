@@ -1,0 +1,24 @@
+import { httpError } from '@masthead/core/errors';
+import type { MemberScope } from '@masthead/proto/billing';
+import { billingSettings, type BillingSettings } from './resource-settings.js';
+
+/** A member in a resource, with the settings billing reads (see resource-settings.ts). */
+export interface Member {
+  resourceId: number;
+  userId: number;
+  email: string;
+  name: string;
+  settings: BillingSettings;
+}
+
+/** The wire scope → Member; a call without member or resource is a caller bug (400). */
+export function memberOf(scope: MemberScope | undefined): Member {
+  if (!scope || scope.resourceId <= 0 || scope.userId <= 0) throw httpError(400, 'incorrect_data', 'member scope missing');
+  return {
+    resourceId: scope.resourceId,
+    userId: scope.userId,
+    email: scope.email,
+    name: scope.name,
+    settings: billingSettings(scope.resourceSettings),
+  };
+}

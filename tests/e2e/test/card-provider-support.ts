@@ -1,0 +1,66 @@
+import { createServiceClient } from '@masthead/core/grpc';
+import { FAKE_PROVIDER_KEY } from '@masthead/local-infra';
+import { CardProviderConnectionServiceService } from '@masthead/proto/billing/connection';
+import { createTenant, type Tenant } from '@masthead/testkit';
+import { inject } from 'vitest';
+import type { StackHandle } from './support.js';
+
+type Json = Record<string, unknown>;
+
+/**
+ * The run's localstripe (docs/adr/0110), spoken to over plain HTTP as the provider's API is: the
+ * tests arrange provider-side states (a card attached by the browser's SDK) and count the objects
+ * billing created, by their own email or customer ID (the fake's store is shared by the run).
+ */
+export function localStripe() {
+  const base = inject('localStripeUrl');
+  if (!base) throw new Error('localstripe did not start; see the warning at the start of the run');
+  const request = async (method: string, path: string, form?: Record<string, string>): Promise<Json> => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${FAKE_PROVIDER_KEY}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form ? new URLSearchParams(form).toString() : undefined,
+    });
+    const body = (await response.json()) as Json;
+    if (!response.ok) throw new Error(`localstripe ${method} ${path}: ${response.status} ${JSON.stringify(body)}`);
+    return body;
+  };
+  const list = async (path: string) => ((await request('GET', path))['data'] as Json[]) ?? [];
+  return {
+    customersOf: (email: string) => list(`/v1/customers?email=${encodeURIComponent(email)}&limit=100`),
+    chargesOf: (customer: string) => list(`/v1/charges?customer=${encodeURIComponent(customer)}&limit=100`),
+    /** What the browser does after confirming a setup intent: a new test card on the customer. */
+    attachTestCard: (customer: string) => request('POST', '/v1/payment_methods/pm_card_visa/attach', { customer }),
+    /** A test card attached to no customer. */
+    detachedTestCard: () =>
+      request('POST', '/v1/payment_methods', {
+        type: 'card',
+        'card[number]': '4242424242424242',
+        'card[exp_month]': '12',
+        'card[exp_year]': '2034',
+        'card[cvc]': '123',
+      }),
+    paymentMethod: (id: string) => request('GET', `/v1/payment_methods/${id}`),
+    cardToken: (number = '4242424242424242') =>
+      request('POST', '/v1/tokens', { 'card[number]': number, 'card[exp_month]': '12', 'card[exp_year]': '2034', 'card[cvc]': '123' }),
+  };
+}
+
+/** Operator access to billing's card-provider connections (what `masthead-admin` does). */
+export const connections = (s: StackHandle) =>
+  createServiceClient(CardProviderConnectionServiceService, s.stack.env['BILLING_ADDR']!, { defaultDeadlineMs: 5000 });
+
+/**
+ * A resource in test mode (`payments_in_live_mode: false`) whose test secret key is the fake's,
+ * stored through billing like an operator would.
+ */
+export async function cardProviderTenant(s: StackHandle, settings: Json = {}): Promise<Tenant> {
+  const tenant = await createTenant(s.stack, { settings: { payments_in_live_mode: false, ...settings } });
+  const client = connections(s);
+  try {
+    await client.setSecretKey({ resourceId: tenant.resourceId, mode: 'test', secretKey: FAKE_PROVIDER_KEY });
+  } finally {
+    client.close();
+  }
+  return tenant;
+}
