@@ -1,5 +1,5 @@
+import { accountRequestNotExists, fieldError, incorrectDataNotAcceptable } from '@masthead/core/errors';
 import { z } from 'zod';
-import { accountRequestNotExists, incorrectDataNotAcceptable, paymentFieldsMissing } from '../errors/billing.js';
 import { raise } from '../http/request.js';
 import type { Handler } from '../routes/define.js';
 
@@ -36,7 +36,7 @@ export const accountRequestPaymentRequest = truthyJson.transform((json, ctx) => 
   const token = json['cardprovider_token'];
   if (accountId === undefined || accountId === null || accountId === '') fields['account_id'] = 'account_id is required';
   if (typeof token !== 'string' || token.trim() === '') fields['cardprovider_token'] = 'cardprovider_token is required';
-  if (Object.keys(fields).length > 0) return raise(ctx, () => paymentFieldsMissing(fields));
+  if (Object.keys(fields).length > 0) return raise(ctx, () => fieldError(fields));
   const id = String(accountId);
   if (!/^\d{1,9}$/.test(id) || Number(id) === 0) return raise(ctx, accountRequestNotExists);
   return { accountId: Number(id), token: (token as string).trim() };

@@ -1,8 +1,13 @@
-import type { ServiceError } from '@masthead/core/errors';
+import {
+  customerNotFound,
+  incorrectCustomerId,
+  incorrectDataNotAcceptable,
+  incorrectToken,
+  type ServiceError,
+} from '@masthead/core/errors';
 import { toPageQuery } from '@masthead/core/pagination';
 import { LegacyVariant, type LegacyCustomer } from '@masthead/proto/billing/legacy_sources';
 import { z } from 'zod';
-import { customerNotFound, incorrectCustomerId, incorrectToken, legacyIncorrectData } from '../errors/billing.js';
 import { pathId, type pageRequest, raise, text } from '../http/request.js';
 import { serializePaginator } from '../serializers/catalog.js';
 import type { Handler } from '../routes/define.js';
@@ -13,7 +18,7 @@ import { scopeOf } from './payment-sources.js';
 /** A JSON object; form fields are not read (document 1 D). */
 const jsonObjectBody = z
   .object({ json: z.record(z.unknown()).optional() })
-  .transform(({ json }, ctx) => json ?? raise(ctx, legacyIncorrectData));
+  .transform(({ json }, ctx) => json ?? raise(ctx, incorrectDataNotAcceptable));
 
 const tokenField = (field: 'customer_id' | 'token', missing: () => ServiceError) =>
   jsonObjectBody.transform((json, ctx) => {
@@ -63,7 +68,7 @@ export const confirmRequest = jsonObjectBody.transform((json, ctx) => {
   const paymentCustomerId = localId(nested(json['customer'], 'id'));
   const cards = nested(json['customer'], 'cards');
   const cardId = localId(Array.isArray(cards) ? nested(cards[0], 'id') : undefined);
-  if (!paymentMethodId || !customerId || !paymentCustomerId || !cardId) return raise(ctx, legacyIncorrectData);
+  if (!paymentMethodId || !customerId || !paymentCustomerId || !cardId) return raise(ctx, incorrectDataNotAcceptable);
   return { paymentMethodId, customerId, paymentCustomerId, cardId };
 });
 

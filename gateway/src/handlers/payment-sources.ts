@@ -1,7 +1,7 @@
+import { incorrectDataConflict, invalidCardCustomerId, invalidPaymentMethod, paymentSourceNotFound } from '@masthead/core/errors';
 import type { MemberScope } from '@masthead/proto/billing';
 import { z } from 'zod';
 import type { MemberScopeContext } from '../auth/context.js';
-import { incorrectDataConflict, invalidCustomerId, invalidPaymentMethod, paymentSourceNotFound } from '../errors/billing.js';
 import { pathId, raise, text } from '../http/request.js';
 import type { Handler } from '../routes/define.js';
 import { serializePaymentCustomer, serializePaymentSource, serializeSavedMethod } from '../serializers/billing.js';
@@ -33,7 +33,7 @@ export const getOrCreateCustomer: Handler<'member'> = async (context, _input, { 
 export const setupIntentRequest = jsonBody.transform(({ form, json }, ctx) => {
   if (form || !json) return raise(ctx, incorrectDataConflict);
   const customerId = text.parse(json['card_customer_id']).trim();
-  if (!customerId) return raise(ctx, invalidCustomerId);
+  if (!customerId) return raise(ctx, invalidCardCustomerId);
   return { cardCustomerId: customerId };
 });
 

@@ -91,3 +91,56 @@ export const peerExhausted = defineError({ status: 429, code: 'service_unavailab
 
 /** Thrown when a `filter` query parameter is not valid JSON (document 2: invalid_filter). */
 export const invalidFilter = defineError({ status: 400, code: 'invalid_filter', description: 'filter is not valid JSON' });
+
+/* Billing and account-request codes the gateway checks before billing or accounts does (document 1 D, document 2 J). */
+
+/** Setup-intents and save-intents: the body is missing or not JSON (409). */
+export const incorrectDataConflict = defineError({ status: 409, code: 'incorrect_data', description: 'The body must be JSON' });
+
+/** Legacy customer creation, confirm-payment-method and account requests: the body is not a JSON object (406). */
+export const incorrectDataNotAcceptable = defineError({
+  status: 406,
+  code: 'incorrect_data',
+  description: 'The body must be a JSON object',
+});
+
+/** Setup-intents: `card_customer_id` missing or blank. The code keeps its quote characters. */
+export const invalidCardCustomerId = defineError({
+  status: 409,
+  code: '"invalid_customer_id"',
+  description: 'card_customer_id is required',
+});
+
+/** Save-intents: `setup_intent.payment_method` missing or blank (docs/adr/0122). */
+export const invalidPaymentMethod = defineError({
+  status: 409,
+  code: 'invalid_payment_method',
+  description: 'setup_intent.payment_method is required',
+});
+
+/** A saved payment source that is not the member's, or a source type that names none. */
+export const paymentSourceNotFound = defineError({
+  status: 404,
+  code: 'payment_source_not_found',
+  description: 'Payment source not found',
+});
+
+/** POST /user/cardprovider/customer: `customer_id` (a provider token) missing or blank. */
+export const incorrectCustomerId = defineError({
+  status: 406,
+  code: 'incorrect_customer_id',
+  description: 'customer_id must be a provider token',
+});
+
+/** POST /user/cardprovider/token: `token` missing or blank. */
+export const incorrectToken = defineError({ status: 406, code: 'incorrect_token', description: 'token must be a provider token' });
+
+/** `{id}` of /user/cardprovider/customer/{id} is not one of the member's legacy customers. */
+export const customerNotFound = defineError({ status: 404, code: 'customer_not_found', description: 'Customer not found' });
+
+/** An account request ID that names no record (document 2 J). */
+export const accountRequestNotExists = defineError({
+  status: 404,
+  code: 'account_request_not_exists',
+  description: 'Account request not found',
+});

@@ -1,5 +1,5 @@
 import type { NewAccountRequest } from './account-request.repository.js';
-import { invalidAccountRequest } from './account-request.errors.js';
+import { fieldError } from '@masthead/core/errors';
 
 /** Document 2, J: `number_of_websites` between 1 and 10, default 1. */
 const WEBSITES = { min: 1, max: 10, fallback: 1 };
@@ -42,7 +42,7 @@ export function parseAccountRequest(body: Record<string, unknown>): Fields {
   if (tokenValue !== undefined && tokenValue !== null && (typeof tokenValue !== 'string' || tokenValue.trim() === ''))
     errors['cardprovider_token'] = 'cardprovider_token must be a nonempty string';
 
-  if (Object.keys(errors).length > 0) throw invalidAccountRequest(errors);
+  if (Object.keys(errors).length > 0) throw fieldError(errors);
   const phone = body['phone_number'];
   return {
     first_name: firstName,

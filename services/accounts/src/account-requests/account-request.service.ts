@@ -1,7 +1,8 @@
 import type { EventPublisher } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
 import { parseAccountRequest } from './account-request.command.js';
-import { accountRequestCreateError, accountRequestNotExists } from './account-request.errors.js';
+import { accountRequestNotExists } from '@masthead/core/errors';
+import { accountRequestCreateError } from './account-request.errors.js';
 import type { AccountRequestRepository } from './account-request.repository.js';
 import type { AccountRequestRecord } from './account-request.schema.js';
 

@@ -1,5 +1,5 @@
 import type { AsyncImplementation } from '@masthead/core/grpc';
-import { httpError } from '@masthead/core/errors';
+import { incorrectDataNotAcceptable } from '@masthead/core/errors';
 import type { AccountRequest, AccountRequestServiceService } from '@masthead/proto/accounts/account_requests';
 import type { AccountRequestRecord } from '../account-requests/account-request.schema.js';
 import type { AccountRequestService } from '../account-requests/account-request.service.js';
@@ -30,7 +30,7 @@ function parseBody(json: string): Record<string, unknown> {
   } catch {
     body = null;
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw httpError(406, 'incorrect_data', 'The body must be JSON');
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw incorrectDataNotAcceptable();
   return body as Record<string, unknown>;
 }
 

@@ -1,4 +1,5 @@
-import { httpError, isServiceError } from '@masthead/core/errors';
+import { isServiceError } from '@masthead/core/errors';
+import { accountRequestPaymentError } from './account-request-payment.errors.js';
 import type { ServiceClient } from '@masthead/core/grpc';
 import type { Logger } from '@masthead/core/logging';
 import type { AccountRequestServiceService } from '@masthead/proto/accounts/account_requests';
@@ -10,9 +11,6 @@ import type { ProviderWriteLedger } from '../provider-writes/provider-write.ledg
 /** Document 2, J: 19900 per website, in USD, for every plan label. */
 const PRICE_PER_WEBSITE = 19900;
 const CURRENCY = 'usd';
-
-/** Thrown for a provider or configuration failure (document 2, J). */
-export const accountRequestPaymentError = (detail: string) => httpError(409, 'account_request_payment_error', `Payment failed: ${detail}`);
 
 const customerKey = (id: number) => `masthead:deployment:account-request:${id}:customer:v1`;
 const chargeKey = (id: number) => `masthead:deployment:account-request:${id}:charge:v1`;

@@ -1,8 +1,8 @@
-import { httpError } from '@masthead/core/errors';
 import { isDuplicateKey } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import type { Member } from '../support/member-scope.js';
 import { attachAttemptModel, type AttachAttemptRecord } from './attach-attempt.schema.js';
+import { attachAttemptsExceeded } from './attach-attempt.errors.js';
 
 /** The window attempts are counted in (docs/adr/0125). */
 export const ATTEMPT_WINDOW_SECONDS = 3600;
@@ -10,10 +10,6 @@ export const ATTEMPT_WINDOW_SECONDS = 3600;
 export const DEFAULT_ATTEMPT_LIMIT = 5;
 /** Highest limit a resource may set: each attempt may try every slot once. */
 const MAX_ATTEMPT_LIMIT = 100;
-
-/** Thrown when the member used every attempt of the window (docs/adr/0125). */
-export const attachAttemptsExceeded = (limit: number) =>
-  httpError(429, 'card_attach_attempts_exceeded', `At most ${limit} card attachment attempts per hour; try again later`);
 
 export interface AttemptResult {
   attempts: number;

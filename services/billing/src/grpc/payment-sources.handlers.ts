@@ -1,4 +1,4 @@
-import { httpError } from '@masthead/core/errors';
+import { paymentSourceNotFound } from '@masthead/core/errors';
 import type { AsyncImplementation } from '@masthead/core/grpc';
 import type { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
 import type { CustomerService } from '../customers/customer.service.js';
@@ -8,7 +8,7 @@ import { memberOf } from '../support/member-scope.js';
 import { toPaymentCustomer, toPaymentSource, toSavedMethod } from './billing.wire.js';
 
 const sourceType = (value: string): SourceType => {
-  if (value !== 'payment-method' && value !== 'user-card') throw httpError(404, 'payment_source_not_found', 'Payment source not found');
+  if (value !== 'payment-method' && value !== 'user-card') throw paymentSourceNotFound();
   return value;
 };
 

@@ -1,20 +1,41 @@
-import { httpError } from '@masthead/core/errors';
+import { defineError } from '@masthead/core/errors';
 
-/** Document 1 D, legacy customer creation and confirm-payment-method: their own 406/500 codes. */
+// Document 1 D, legacy customer creation and confirm-payment-method: their own 406/500 codes.
+// incorrect_data 406, incorrect_customer_id, incorrect_token and customer_not_found are checked by
+// the gateway too and live in @masthead/core/errors.
 
-export const legacyIncorrectData = () => httpError(406, 'incorrect_data', 'The body must be a JSON object');
-export const incorrectCustomerId = () => httpError(406, 'incorrect_customer_id', 'customer_id must be a provider token');
-export const incorrectToken = () => httpError(406, 'incorrect_token', 'token must be a provider token');
 /** POST /user/cardprovider/customer: the provider refused (an existing customer ID included). */
-export const incorrectCustomer = (detail: string) => httpError(500, 'incorrect_customer', `Customer not created: ${detail}`);
-export const incorrectRetrieveToken = (detail: string) => httpError(406, 'incorrect_retrieve_token', `Token not found: ${detail}`);
-export const incorrectCreatePaymentCustomer = (detail: string) =>
-  httpError(406, 'incorrect_create_payment_customer', `Customer not created: ${detail}`);
-export const incorrectRetrieveCard = (detail: string) => httpError(406, 'incorrect_retrieve_card', `Cards not read: ${detail}`);
-/** Confirm: the local save refused its fields (messages concatenated, document 1 D). */
-export const paymentMethodSavingErrors = (messages: string[]) => httpError(406, 'payment_method_saving_errors', messages.join('; '));
-export const confirmPaymentMethodError = (detail: string) =>
-  httpError(406, 'confirm_cardprovider_payment_method_error', `Payment method not confirmed: ${detail}`);
+export const incorrectCustomer = defineError(
+  { status: 500, code: 'incorrect_customer', description: 'Customer not created: <reason>' },
+  (detail: string) => ({ description: `Customer not created: ${detail}` }),
+);
 
-/** `{id}` of /user/cardprovider/customer/{id} is not one of the member's customers. */
-export const customerNotFound = () => httpError(404, 'customer_not_found', 'Customer not found');
+/** POST /user/cardprovider/token: the provider does not know the token. */
+export const incorrectRetrieveToken = defineError(
+  { status: 406, code: 'incorrect_retrieve_token', description: 'Token not found: <reason>' },
+  (detail: string) => ({ description: `Token not found: ${detail}` }),
+);
+
+/** POST /user/cardprovider/token: the provider refused the customer. */
+export const incorrectCreatePaymentCustomer = defineError(
+  { status: 406, code: 'incorrect_create_payment_customer', description: 'Customer not created: <reason>' },
+  (detail: string) => ({ description: `Customer not created: ${detail}` }),
+);
+
+/** POST /user/cardprovider/token: the customer's cards could not be read. */
+export const incorrectRetrieveCard = defineError(
+  { status: 406, code: 'incorrect_retrieve_card', description: 'Cards not read: <reason>' },
+  (detail: string) => ({ description: `Cards not read: ${detail}` }),
+);
+
+/** Confirm: the local save refused its fields (messages concatenated, document 1 D). */
+export const paymentMethodSavingErrors = defineError(
+  { status: 406, code: 'payment_method_saving_errors', description: '<the field messages, joined>' },
+  (messages: string[]) => ({ description: messages.join('; ') }),
+);
+
+/** Confirm: the provider refused to attach or read the method. */
+export const confirmPaymentMethodError = defineError(
+  { status: 406, code: 'confirm_cardprovider_payment_method_error', description: 'Payment method not confirmed: <reason>' },
+  (detail: string) => ({ description: `Payment method not confirmed: ${detail}` }),
+);

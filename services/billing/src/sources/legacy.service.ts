@@ -1,4 +1,4 @@
-import { isServiceError } from '@masthead/core/errors';
+import { customerNotFound, isServiceError } from '@masthead/core/errors';
 import type { CardProvider } from '../card-provider/card-provider.js';
 import type { ProviderAccess } from '../card-provider/provider-access.js';
 import { providerFailureAs } from '../customers/customer.service.js';
@@ -10,7 +10,6 @@ import { CARDPROVIDER } from '../support/resource-settings.js';
 import { cardDetailsOf } from './card-details.js';
 import {
   confirmPaymentMethodError,
-  customerNotFound,
   incorrectCreatePaymentCustomer,
   incorrectCustomer,
   incorrectRetrieveCard,

@@ -1,3 +1,4 @@
+import { invalidCardCustomerId, invalidPaymentMethod, paymentSourceNotFound } from '@masthead/core/errors';
 import type { EventPublisher } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
 import type { ProviderAccess } from '../card-provider/provider-access.js';
@@ -8,16 +9,7 @@ import type { Member } from '../support/member-scope.js';
 import { CARDPROVIDER } from '../support/resource-settings.js';
 import { cardDetailsOf } from './card-details.js';
 import { orderSources, type SourceView } from './source-list.js';
-import {
-  invalidCustomerId,
-  invalidPaySystem,
-  invalidPaymentMethod,
-  removeSourceError,
-  saveIntentError,
-  setupIntentError,
-  sourceNotFound,
-  userSourcesError,
-} from './source.errors.js';
+import { invalidPaySystem, removeSourceError, saveIntentError, setupIntentError, userSourcesError } from './source.errors.js';
 import type { SourceRepository, SourceType } from './source.repository.js';
 import type { PaymentMethodRecord } from './source.schema.js';
 import { isServiceError } from '@masthead/core/errors';
@@ -49,7 +41,7 @@ export class SourceService {
    */
   async createSetupIntent(member: Member, cardCustomerId: string, requestId: string): Promise<Record<string, unknown>> {
     const customerId = cardCustomerId.trim();
-    if (!customerId) throw invalidCustomerId();
+    if (!customerId) throw invalidCardCustomerId();
     const customer = await this.deps.customers.findVisibleByProviderId(member.resourceId, member.userId, CARDPROVIDER, customerId);
     if (!customer) throw setupIntentError('customer not found for this member and resource');
     try {
@@ -133,7 +125,7 @@ export class SourceService {
     await this.deps.sources.setDefault(member.userId, record.pay_system, sourceType, id);
     const views = await this.sourcesOf(member, record.pay_system);
     const view = views.find((item) => (sourceType === 'payment-method' ? item.method?._id : item.card?._id) === id);
-    if (!view) throw sourceNotFound();
+    if (!view) throw paymentSourceNotFound();
     return view;
   }
 
@@ -186,7 +178,7 @@ export class SourceService {
       sourceType === 'payment-method'
         ? await this.deps.sources.findMethod(member.userId, ids, id)
         : await this.deps.sources.findCard(member.userId, ids, id);
-    if (!record) throw sourceNotFound();
+    if (!record) throw paymentSourceNotFound();
     return record;
   }
 

@@ -1,5 +1,5 @@
-import { httpError } from '@masthead/core/errors';
 import type { MemberScope } from '@masthead/proto/billing';
+import { memberScopeMissing } from './member-scope.errors.js';
 import { billingSettings, type BillingSettings } from './resource-settings.js';
 
 /** A member in a resource, with the settings billing reads (see resource-settings.ts). */
@@ -13,7 +13,7 @@ export interface Member {
 
 /** The wire scope → Member; a call without member or resource is a caller bug (400). */
 export function memberOf(scope: MemberScope | undefined): Member {
-  if (!scope || scope.resourceId <= 0 || scope.userId <= 0) throw httpError(400, 'incorrect_data', 'member scope missing');
+  if (!scope || scope.resourceId <= 0 || scope.userId <= 0) throw memberScopeMissing();
   return {
     resourceId: scope.resourceId,
     userId: scope.userId,
