@@ -19,10 +19,7 @@ export const accountRequestRequest = truthyJson;
 
 /** POST /account-requests: accounts validates every field (409 error_fields) and saves. */
 export const createAccountRequest: Handler<'external', Record<string, unknown>> = async (context, body, { accountRequests }) => {
-  const record = await accountRequests.createAccountRequest(
-    { bodyJson: JSON.stringify(body), remoteAddress: context.ip },
-    { requestId: context.requestId },
-  );
+  const record = await accountRequests.createAccountRequest({ bodyJson: JSON.stringify(body), remoteAddress: context.ip });
   return { body: { account_id: record.id, message: RECEIVED } };
 };
 
@@ -48,6 +45,6 @@ export const payAccountRequest: Handler<'external', z.output<typeof accountReque
   { accountId, token },
   { accountRequestPayments },
 ) => {
-  await accountRequestPayments.payAccountRequest({ accountId, cardproviderToken: token }, { requestId: context.requestId });
+  await accountRequestPayments.payAccountRequest({ accountId, cardproviderToken: token });
   return { body: { account_id: accountId, message: PAYMENT_RECEIVED } };
 };

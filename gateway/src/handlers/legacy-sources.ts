@@ -6,7 +6,7 @@ import {
   type ServiceError,
 } from '@masthead/core/errors';
 import { toPageQuery } from '@masthead/core/pagination';
-import { LegacyVariant, type LegacyCustomer } from '@masthead/proto/billing/legacy_sources';
+import { LegacyVariant, type CardItem, type LegacyCustomer } from '@masthead/proto/billing/legacy_sources';
 import { z } from 'zod';
 import { pathId, type pageRequest, raise, text } from '../http/request.js';
 import { serializePaginator } from '../serializers/catalog.js';
@@ -29,22 +29,19 @@ const tokenField = (field: 'customer_id' | 'token', missing: () => ServiceError)
 export const legacyCustomerRequest = tokenField('customer_id', incorrectCustomerId);
 export const legacyTokenRequest = tokenField('token', incorrectToken);
 
+/** The legacy customer record (document 1, Resources): no `payment_methods` key. */
+const serializeLegacyCustomer = (customer: LegacyCustomer) => ({
+  id: customer.id,
+  pay_system: customer.paySystem,
+  customer_id: customer.customerId,
+  cards: customer.cards.map((card) => ({ id: card.id, card_last4: card.cardLast4 })),
+});
+
 const createLegacy =
   (variant: LegacyVariant): Handler<'member', { token: string }> =>
   async (context, { token }, { legacySources }) => {
-    const customer = await legacySources.createLegacyCustomer(
-      { scope: scopeOf(context), token, variant },
-      { requestId: context.requestId },
-    );
-    return {
-      status: 201,
-      body: {
-        id: customer.id,
-        pay_system: customer.paySystem,
-        customer_id: customer.customerId,
-        cards: customer.cards.map((card) => ({ id: card.id, card_last4: card.cardLast4 })),
-      },
-    };
+    const customer = await legacySources.createLegacyCustomer({ scope: scopeOf(context), token, variant });
+    return { status: 201, body: serializeLegacyCustomer(customer) };
   };
 
 /** POST /user/cardprovider/customer: `customer_id` holds a provider token (not a customer ID). */
@@ -74,37 +71,29 @@ export const confirmRequest = jsonObjectBody.transform((json, ctx) => {
 
 /** POST /user/cardprovider/confirm-payment-method: 201 with the raw saved method. */
 export const confirmPaymentMethod: Handler<'member', z.output<typeof confirmRequest>> = async (context, input, { legacySources }) => {
-  const saved = await legacySources.confirmPaymentMethod({ scope: scopeOf(context), ...input }, { requestId: context.requestId });
+  const saved = await legacySources.confirmPaymentMethod({ scope: scopeOf(context), ...input });
   return { status: 201, body: JSON.parse(saved.json) as unknown };
 };
 
-/** The legacy customer record (document 1, Resources): no `payment_methods` key. */
-const serializeLegacyCustomer = (customer: LegacyCustomer) => ({
-  id: customer.id,
-  pay_system: customer.paySystem,
-  customer_id: customer.customerId,
-  cards: customer.cards.map((card) => ({ id: card.id, card_last4: card.cardLast4 })),
+/** A legacy card as GET /user/cards and POST /user/card show it (ADR 0124). */
+const serializeCardItem = (card: CardItem) => ({
+  id: card.id,
+  card_id: card.cardId,
+  card_brand: card.cardBrand,
+  card_country: card.cardCountry,
+  card_last4: card.cardLast4,
+  expiration_date: card.expirationDate,
+  customer_id: card.customerId,
+  pay_system: card.paySystem,
+  default: card.default,
 });
 
 /** GET /user/cards: `{items, paginator}` (document 1 conventions); ADR 0124. */
 export const listCards: Handler<'member', z.output<typeof pageRequest>> = async (context, page, { legacySources }) => {
-  const result = await legacySources.listCards(
-    { scope: scopeOf(context), query: toPageQuery(page) },
-    { requestId: context.requestId, idempotent: true },
-  );
+  const result = await legacySources.listCards({ scope: scopeOf(context), query: toPageQuery(page) }, { idempotent: true });
   return {
     body: {
-      items: result.items.map((card) => ({
-        id: card.id,
-        card_id: card.cardId,
-        card_brand: card.cardBrand,
-        card_country: card.cardCountry,
-        card_last4: card.cardLast4,
-        expiration_date: card.expirationDate,
-        customer_id: card.customerId,
-        pay_system: card.paySystem,
-        default: card.default,
-      })),
+      items: result.items.map(serializeCardItem),
       paginator: serializePaginator(result.paginator),
     },
   };
@@ -112,7 +101,7 @@ export const listCards: Handler<'member', z.output<typeof pageRequest>> = async 
 
 /** GET /user/cardprovider/customers: `{items: [legacy customer record]}`, no pagination. */
 export const listLegacyCustomers: Handler<'member'> = async (context, _input, { legacySources }) => {
-  const result = await legacySources.listLegacyCustomers(scopeOf(context), { requestId: context.requestId, idempotent: true });
+  const result = await legacySources.listLegacyCustomers(scopeOf(context), { idempotent: true });
   return { body: { items: result.items.map(serializeLegacyCustomer) } };
 };
 
@@ -120,19 +109,55 @@ export const customerRequest = z.object({ params: z.object({ id: pathId(customer
 
 /** POST /user/cardprovider/customer/{id}/attach: 200 with the legacy customer record. */
 export const attachLegacyCustomer: Handler<'member', { id: number }> = async (context, { id }, { legacySources }) => ({
-  body: serializeLegacyCustomer(
-    await legacySources.attachLegacyCustomer({ scope: scopeOf(context), id }, { requestId: context.requestId }),
-  ),
+  body: serializeLegacyCustomer(await legacySources.attachLegacyCustomer({ scope: scopeOf(context), id })),
 });
 
 /** DELETE /user/cardprovider/customer/{id}: the local record only; `{result: true}`. */
 export const deleteLegacyCustomer: Handler<'member', { id: number }> = async (context, { id }, { legacySources }) => {
-  await legacySources.deleteLegacyCustomer({ scope: scopeOf(context), id }, { requestId: context.requestId });
+  await legacySources.deleteLegacyCustomer({ scope: scopeOf(context), id });
   return { body: { result: true } };
 };
 
 /** POST /user/card/attempt-attach: 200 `{attempts, limit, window_seconds}`, or 429 (ADR 0125). */
 export const recordCardAttachAttempt: Handler<'member'> = async (context, _input, { legacySources }) => {
-  const result = await legacySources.recordCardAttachAttempt(scopeOf(context), { requestId: context.requestId });
+  const result = await legacySources.recordCardAttachAttempt(scopeOf(context));
   return { body: { attempts: result.attempts, limit: result.limit, window_seconds: result.windowSeconds } };
 };
+
+/**
+ * POST /user/cardprovider/customer/import: `customer_id` (optional) is a provider customer ID;
+ * anything but a `cus_…` string is 406 incorrect_customer_id.
+ */
+export const importCustomerRequest = jsonObjectBody.transform((json, ctx) => {
+  const value = json['customer_id'];
+  if (value === undefined || value === null || value === '') return { customerId: '' };
+  return typeof value === 'string' && /^cus_[A-Za-z0-9]{1,250}$/.test(value.trim())
+    ? { customerId: value.trim() }
+    : raise(ctx, incorrectCustomerId);
+});
+
+/** 201 with the legacy customer record when this call recorded it, 200 when it was already recorded. */
+export const importLegacyCustomer: Handler<'member', z.output<typeof importCustomerRequest>> = async (
+  context,
+  { customerId },
+  { legacySources },
+) => {
+  const result = await legacySources.importLegacyCustomer({ scope: scopeOf(context), customerId });
+  return { status: result.created ? 201 : 200, body: serializeLegacyCustomer(result.customer!) };
+};
+
+/** POST /user/card: `token` (a provider card token) and optional `customer_id` (a local legacy customer ID). */
+export const addCardRequest = jsonObjectBody.transform((json, ctx) => {
+  const token = text.parse(json['token']).trim();
+  if (!token) return raise(ctx, incorrectToken);
+  const customer = json['customer_id'];
+  if (customer === undefined || customer === null || customer === '') return { token, customerId: 0 };
+  const customerId = localId(customer);
+  return customerId ? { token, customerId } : raise(ctx, customerNotFound);
+});
+
+/** POST /user/card: 201 with the card as GET /user/cards lists it. */
+export const addCard: Handler<'member', z.output<typeof addCardRequest>> = async (context, input, { legacySources }) => ({
+  status: 201,
+  body: serializeCardItem(await legacySources.addCard({ scope: scopeOf(context), ...input })),
+});

@@ -19,14 +19,13 @@ export const scopeOf = (context: MemberScopeContext): MemberScope => {
     resourceSettings: context.resource.settings ?? {},
   };
 };
-const call = (context: MemberScopeContext) => ({ requestId: context.requestId });
 
 /** The JSON body as an object; a form or missing body is the operation's `incorrect_data`. */
 const jsonBody = z.object({ form: z.boolean(), json: z.record(z.unknown()).optional() });
 
 /** GET /user/payment-provider/cardprovider/customer: read or create the modern customer. */
 export const getOrCreateCustomer: Handler<'member'> = async (context, _input, { paymentSources }) => {
-  const customer = await paymentSources.getOrCreateCustomer(scopeOf(context), call(context));
+  const customer = await paymentSources.getOrCreateCustomer(scopeOf(context));
   return { body: { payment_customer: serializePaymentCustomer(customer) } };
 };
 
@@ -43,10 +42,7 @@ export const createSetupIntent: Handler<'member', z.output<typeof setupIntentReq
   { cardCustomerId },
   { paymentSources },
 ) => {
-  const intent = await paymentSources.createSetupIntent(
-    { scope: scopeOf(context), cardCustomerId, requestId: context.requestId },
-    call(context),
-  );
+  const intent = await paymentSources.createSetupIntent({ scope: scopeOf(context), cardCustomerId, requestId: context.requestId });
   return { body: { setup_intent: JSON.parse(intent.json) as unknown } };
 };
 
@@ -66,7 +62,7 @@ export const saveIntent: Handler<'member', z.output<typeof saveIntentRequest>> =
   { paymentMethodId },
   { paymentSources },
 ) => {
-  const saved = await paymentSources.saveIntent({ scope: scopeOf(context), paymentMethodId }, call(context));
+  const saved = await paymentSources.saveIntent({ scope: scopeOf(context), paymentMethodId });
   return { body: { payment_method: serializeSavedMethod(saved) } };
 };
 
@@ -81,7 +77,7 @@ export const listPaymentSources: Handler<'member', z.output<typeof listSourcesRe
   { paySystem },
   { paymentSources },
 ) => {
-  const result = await paymentSources.listPaymentSources({ scope: scopeOf(context), paySystem }, { ...call(context), idempotent: true });
+  const result = await paymentSources.listPaymentSources({ scope: scopeOf(context), paySystem }, { idempotent: true });
   return { body: { items: result.items.map(serializePaymentSource) } };
 };
 
@@ -107,13 +103,13 @@ export const selectDefaultSource: Handler<'member', z.output<typeof sourceReques
   { sourceType, id },
   { paymentSources },
 ) => {
-  const source = await paymentSources.selectDefaultSource({ scope: scopeOf(context), sourceType, id }, call(context));
+  const source = await paymentSources.selectDefaultSource({ scope: scopeOf(context), sourceType, id });
   return { body: { item: serializePaymentSource(source) } };
 };
 
 /** DELETE /user/payment-sources/{source_type}/{id}: `{result: true}`. */
 export const removeSource: Handler<'member', z.output<typeof sourceRequest>> = async (context, { sourceType, id }, { paymentSources }) => {
-  await paymentSources.removeSource({ scope: scopeOf(context), sourceType, id }, call(context));
+  await paymentSources.removeSource({ scope: scopeOf(context), sourceType, id });
   return { body: { result: true } };
 };
 

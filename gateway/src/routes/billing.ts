@@ -81,7 +81,14 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
   }),
   pending({ method: 'POST', path: '/admin/integrations/cardprovider/connect', service: 'billing', access: 'admin' }),
   pending({ method: 'POST', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' }),
-  pending({ method: 'POST', path: '/user/card', service: 'billing', access: 'member' }),
+  route({
+    method: 'POST',
+    path: '/user/card',
+    service: 'billing',
+    access: 'member',
+    request: legacy.addCardRequest,
+    handler: legacy.addCard,
+  }),
   route({
     method: 'POST',
     path: '/user/card/attempt-attach',
@@ -113,7 +120,14 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
     request: legacy.legacyCustomerRequest,
     handler: legacy.createLegacyCustomer,
   }),
-  pending({ method: 'POST', path: '/user/cardprovider/customer/import', service: 'billing', access: 'member' }),
+  route({
+    method: 'POST',
+    path: '/user/cardprovider/customer/import',
+    service: 'billing',
+    access: 'member',
+    request: legacy.importCustomerRequest,
+    handler: legacy.importLegacyCustomer,
+  }),
   route({
     method: 'POST',
     path: '/user/cardprovider/customer/{id}/attach',

@@ -26,6 +26,8 @@ export function localStripe() {
     return body;
   };
   const list = async (path: string) => ((await request('GET', path))['data'] as Json[]) ?? [];
+  const cardToken = (number = '4242424242424242') =>
+    request('POST', '/v1/tokens', { 'card[number]': number, 'card[exp_month]': '12', 'card[exp_year]': '2034', 'card[cvc]': '123' });
   return {
     customersOf: (email: string) => list(`/v1/customers?email=${encodeURIComponent(email)}&limit=100`),
     chargesOf: (customer: string) => list(`/v1/charges?customer=${encodeURIComponent(customer)}&limit=100`),
@@ -41,8 +43,15 @@ export function localStripe() {
         'card[cvc]': '123',
       }),
     paymentMethod: (id: string) => request('GET', `/v1/payment_methods/${id}`),
-    cardToken: (number = '4242424242424242') =>
-      request('POST', '/v1/tokens', { 'card[number]': number, 'card[exp_month]': '12', 'card[exp_year]': '2034', 'card[cvc]': '123' }),
+    /** A customer made on the provider directly (by the publisher's dashboard, say), with one card. */
+    customerWithCard: async (email: string) => {
+      const customer = await request('POST', '/v1/customers', { email });
+      const token = await cardToken();
+      await request('POST', `/v1/customers/${customer['id'] as string}/sources`, { source: token['id'] as string });
+      return customer;
+    },
+    cardsOf: (customer: string) => list(`/v1/customers/${encodeURIComponent(customer)}/sources?object=card`),
+    cardToken,
   };
 }
 

@@ -53,8 +53,12 @@ export interface CardProvider {
   attachMethod(id: string, customer: string, key: string): Promise<ProviderMethod>;
   /** Detaches; a method attached to no customer any more counts as done. */
   detachMethod(id: string, key: string): Promise<void>;
-  /** Checks that a provider token exists and is usable (legacy creation from a token). */
-  retrieveToken(token: string): Promise<{ id: string }>;
+  /** Checks that a provider token exists and is usable; `cardId` is the card it will add (legacy flows). */
+  retrieveToken(token: string): Promise<{ id: string; cardId: string | null }>;
+  /** The customer by its provider ID, or null when the provider has none (or deleted it). */
+  retrieveCustomer(id: string): Promise<ProviderCustomer | null>;
+  /** Adds a legacy card (source) to the customer from a provider token. */
+  addCard(customer: string, token: string, key: string): Promise<ProviderCard>;
   /** The customer's legacy cards (sources), oldest first. */
   listCards(customer: string): Promise<ProviderCard[]>;
   /** A charge of the customer's default source. */

@@ -53,6 +53,7 @@ async function guarded<T>(operation: string, call: () => Promise<T>): Promise<T>
   try {
     return await call();
   } catch (error) {
+    if (error instanceof CardProviderFailure) throw error;
     if (error instanceof Stripe.errors.StripeError) {
       throw new CardProviderFailure(`${operation}: ${error.message}`, error.code ?? null, error.statusCode ?? null);
     }
@@ -113,8 +114,31 @@ export class StripeCardProvider implements CardProvider {
     await guarded('detach payment method', () => this.client.paymentMethods.detach(id, {}, { idempotencyKey: key }));
   }
 
-  retrieveToken(token: string): Promise<{ id: string }> {
-    return guarded('retrieve token', async () => ({ id: (await this.client.tokens.retrieve(token)).id }));
+  retrieveToken(token: string): Promise<{ id: string; cardId: string | null }> {
+    return guarded('retrieve token', async () => {
+      const found = await this.client.tokens.retrieve(token);
+      return { id: found.id, cardId: found.card?.id ?? null };
+    });
+  }
+
+  retrieveCustomer(id: string): Promise<ProviderCustomer | null> {
+    return guarded('retrieve customer', async () => {
+      try {
+        const customer = await this.client.customers.retrieve(id);
+        return customer.deleted ? null : toCustomer(customer);
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+        throw error;
+      }
+    });
+  }
+
+  addCard(customer: string, token: string, key: string): Promise<ProviderCard> {
+    return guarded('add card', async () => {
+      const source = await this.client.customers.createSource(customer, { source: token }, { idempotencyKey: key });
+      if (source.object !== 'card') throw new CardProviderFailure('add card: the token is not a card', null, null);
+      return toCard(source);
+    });
   }
 
   listCards(customer: string): Promise<ProviderCard[]> {

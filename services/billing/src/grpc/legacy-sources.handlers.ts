@@ -39,6 +39,15 @@ export function legacySourceHandlers(
       await legacy.deleteCustomer(memberOf(scope), id);
       return {};
     },
+    importLegacyCustomer: async ({ scope, customerId }) => {
+      const { customer, cards, created } = await legacy.importCustomer(memberOf(scope), customerId.trim() || null);
+      return { customer: toLegacyCustomer(customer, cards), created };
+    },
+    addCard: async ({ scope, token, customerId }) => {
+      const member = memberOf(scope);
+      await attempts.record(member, scope?.resourceSettings);
+      return toCardItem({ ...(await legacy.addCard(member, token, customerId || null)), isDefault: false });
+    },
     confirmPaymentMethod: async ({ scope, paymentMethodId, customerId, paymentCustomerId, cardId }) => ({
       json: JSON.stringify(toRawMethod(await legacy.confirm(memberOf(scope), { paymentMethodId, customerId, paymentCustomerId, cardId }))),
     }),

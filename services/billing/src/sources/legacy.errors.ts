@@ -39,3 +39,9 @@ export const confirmPaymentMethodError = defineError(
   { status: 406, code: 'confirm_cardprovider_payment_method_error', description: 'Payment method not confirmed: <reason>' },
   (detail: string) => ({ description: `Payment method not confirmed: ${detail}` }),
 );
+
+/** POST /user/card: the provider refused the card or failed (docs/adr/0124). */
+export const cardAddError = defineError(
+  { status: 406, code: 'card_add_error', description: 'Card not added: <reason>' },
+  (detail: string) => ({ description: `Card not added: ${detail}` }),
+);

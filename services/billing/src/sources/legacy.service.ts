@@ -1,5 +1,5 @@
 import { customerNotFound, isServiceError } from '@masthead/core/errors';
-import type { CardProvider } from '../card-provider/card-provider.js';
+import type { CardProvider, ProviderCard } from '../card-provider/card-provider.js';
 import type { ProviderAccess } from '../card-provider/provider-access.js';
 import { providerFailureAs } from '../customers/customer.service.js';
 import type { PaymentCustomerRepository } from '../customers/payment-customer.repository.js';
@@ -9,6 +9,7 @@ import type { Member } from '../support/member-scope.js';
 import { CARDPROVIDER } from '../support/resource-settings.js';
 import { cardDetailsOf } from './card-details.js';
 import {
+  cardAddError,
   confirmPaymentMethodError,
   incorrectCreatePaymentCustomer,
   incorrectCustomer,
@@ -61,31 +62,71 @@ export class LegacySourceService {
       }),
     );
     const providerCards = await this.step(errors.cards, () => provider.listCards(customerId));
-    const customer = await this.deps.customers.insertOnce({
-      user_id: member.userId,
-      resource_id: member.resourceId,
-      resource_ids: member.settings.autoAttach ? [member.resourceId] : [],
-      pay_system: CARDPROVIDER,
-      customer_id: customerId,
-      mode: member.settings.mode,
-      kind: 'legacy',
-      customer_key: key,
-    });
-    const cards: UserCardRecord[] = [];
-    for (const card of providerCards) {
-      cards.push(
-        await this.deps.sources.insertCardOnce({
-          user_id: member.userId,
-          payment_customer_id: customer._id,
-          customer_id: customerId,
-          pay_system: CARDPROVIDER,
-          card_id: card.id,
-          details: cardDetailsOf(card),
-          card_key: `${member.userId}:${card.id}`,
+    return this.record(member, customerId, key, providerCards);
+  }
+
+  /**
+   * POST /user/cardprovider/customer/import: records a provider customer of the member's (the
+   * provider holds the member's email on it) with its cards, or, without `customer_id`, creates
+   * the member's card-less legacy customer for this resource. The record is keyed as save-intents
+   * keys an adopted customer, and a customer already recorded here (by any flow) is answered as
+   * it is; `created` tells the caller whether this call recorded it (docs/adr/0124).
+   */
+  async importCustomer(
+    member: Member,
+    providerCustomerId: string | null,
+  ): Promise<{ customer: PaymentCustomerRecord; cards: UserCardRecord[]; created: boolean }> {
+    if (member.settings.defaultPaySystem !== CARDPROVIDER)
+      throw incorrectCustomer('the resource default payment system is not the card provider');
+    const provider = await this.step(incorrectCustomer, () => this.deps.providers.for(member.resourceId, member.settings.mode));
+    let customerId: string;
+    let key: string;
+    if (providerCustomerId) {
+      const found = await this.step(incorrectCustomer, () => provider.retrieveCustomer(providerCustomerId));
+      // Another person's customer is "not found": a member may not record, and later charge, it.
+      if (!found || found.email?.toLowerCase() !== member.email.toLowerCase()) throw customerNotFound();
+      customerId = found.id;
+      key = `${member.userId}:${CARDPROVIDER}:${found.id}`;
+    } else {
+      key = `masthead:${member.resourceId}:${member.userId}:legacy-customer:import:v1`;
+      customerId = await this.step(incorrectCustomer, () =>
+        this.deps.ledger.once(key, {
+          find: async () => (await provider.findCustomerByKey(member.email, key))?.id ?? null,
+          create: async () => (await provider.createCustomer({ email: member.email, name: member.name }, key)).id,
         }),
       );
     }
-    return { customer, cards };
+    const existing =
+      (await this.deps.customers.findVisibleByProviderId(member.resourceId, member.userId, CARDPROVIDER, customerId)) ??
+      (await this.deps.customers.findByKey(key));
+    if (existing) return { customer: existing, cards: await this.deps.sources.listCards(member.userId, [existing._id]), created: false };
+    const providerCards = await this.step(incorrectCustomer, () => provider.listCards(customerId));
+    return { ...(await this.record(member, customerId, key, providerCards)), created: true };
+  }
+
+  /**
+   * POST /user/card: adds a card from a provider token to one of the member's legacy customers
+   * visible here (`customer_id`, a local ID, or else the newest), in that customer's provider
+   * account. Keyed by the token (single-use), so a retry answers the same card. Not made default.
+   */
+  async addCard(member: Member, token: string, customerLocalId: number | null): Promise<UserCardRecord> {
+    const visible = (await this.deps.customers.listVisible(member.resourceId, member.userId, CARDPROVIDER)).sort((a, b) => b._id - a._id);
+    const customer = customerLocalId ? visible.find((candidate) => candidate._id === customerLocalId) : visible[0];
+    if (!customer) throw customerNotFound();
+    const provider = await this.step(cardAddError, () => this.deps.providers.for(customer.resource_id, customer.mode));
+    const { cardId } = await this.step(incorrectRetrieveToken, () => provider.retrieveToken(token));
+    if (!cardId) throw incorrectRetrieveToken('the token holds no card');
+    const key = `masthead:${member.resourceId}:${member.userId}:card:${token}:v1`;
+    const hasCard = async () => (await provider.listCards(customer.customer_id)).find((card) => card.id === cardId) ?? null;
+    await this.step(cardAddError, () =>
+      this.deps.ledger.once(key, {
+        find: async () => (await hasCard())?.id ?? null,
+        create: async () => (await provider.addCard(customer.customer_id, token, key)).id,
+      }),
+    );
+    const card = await this.step(cardAddError, hasCard);
+    if (!card) throw cardAddError('the provider does not list the card it added');
+    return this.insertCard(member.userId, customer._id, customer.customer_id, card);
   }
 
   /**
@@ -189,6 +230,40 @@ export class LegacySourceService {
     if (!visible.some((customer) => customer._id === id)) throw customerNotFound();
     await this.deps.sources.deleteOfCustomer(member.userId, id);
     await this.deps.customers.delete(member.userId, id);
+  }
+
+  /** Records a legacy customer of this resource and the cards the provider lists for it. */
+  private async record(
+    member: Member,
+    customerId: string,
+    key: string,
+    providerCards: ProviderCard[],
+  ): Promise<{ customer: PaymentCustomerRecord; cards: UserCardRecord[] }> {
+    const customer = await this.deps.customers.insertOnce({
+      user_id: member.userId,
+      resource_id: member.resourceId,
+      resource_ids: member.settings.autoAttach ? [member.resourceId] : [],
+      pay_system: CARDPROVIDER,
+      customer_id: customerId,
+      mode: member.settings.mode,
+      kind: 'legacy',
+      customer_key: key,
+    });
+    const cards: UserCardRecord[] = [];
+    for (const card of providerCards) cards.push(await this.insertCard(member.userId, customer._id, customerId, card));
+    return { customer, cards };
+  }
+
+  private insertCard(userId: number, paymentCustomerId: number, customerId: string, card: ProviderCard): Promise<UserCardRecord> {
+    return this.deps.sources.insertCardOnce({
+      user_id: userId,
+      payment_customer_id: paymentCustomerId,
+      customer_id: customerId,
+      pay_system: CARDPROVIDER,
+      card_id: card.id,
+      details: cardDetailsOf(card),
+      card_key: `${userId}:${card.id}`,
+    });
   }
 
   /** Runs one provider step; its failure (or a missing key) is that step's documented error. */
