@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { describe, expect, it } from 'vitest';
-import { planNotFound } from '../src/errors/catalog.js';
+import { planNotFound } from '@masthead/core/errors';
 import { refreshRequest } from '../src/handlers/sessions.js';
 import { languagesRequest } from '../src/handlers/localization.js';
 import { z } from 'zod';

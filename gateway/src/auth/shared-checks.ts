@@ -3,7 +3,7 @@ import { ServiceKeyState } from '@masthead/proto/accounts';
 import { RelationshipStatus, SessionState } from '@masthead/proto/identity';
 import type { Request } from 'express';
 import type { ServiceClients } from '../clients.js';
-import { accessDenied, accessFail, authFailed, resourceNotExists, tokenCompromised, tokenExpired } from '../errors/access.js';
+import { accessDenied, authAccessFail, authFailed, resourceNotExists, tokenCompromised, tokenExpired } from '@masthead/core/errors';
 import { GUEST, type Caller, type RequestContext } from './context.js';
 import type { ResourceDirectory } from '@masthead/core/resources';
 import { isAllowed, toRole, type RouteAccess } from './roles.js';
@@ -72,7 +72,7 @@ export class SharedChecks {
       if (caller.role === 'guest') throw authFailed();
       throw accessDenied();
     }
-    if (policy.member && caller.user && !caller.user.active) throw accessFail();
+    if (policy.member && caller.user && !caller.user.active) throw authAccessFail();
 
     return {
       requestId: req.requestId,
@@ -95,11 +95,11 @@ export class SharedChecks {
     const resolution = await this.serviceKeys.keys.resolve(key);
     const account = resolution.account;
     if (!account || account.resourceId !== resource.id) return null;
-    if (resolution.state === ServiceKeyState.SERVICE_KEY_STATE_SUSPENDED) throw accessFail();
+    if (resolution.state === ServiceKeyState.SERVICE_KEY_STATE_SUSPENDED) throw authAccessFail();
     if (resolution.state !== ServiceKeyState.SERVICE_KEY_STATE_ACTIVE) return null;
     const user = resolution.user;
     if (!user || !user.active || resolution.userRole !== 'service_account' || BLOCKED_RELATIONSHIPS.has(resolution.relationship)) {
-      throw accessFail();
+      throw authAccessFail();
     }
     // The key was used, whether or not this action is granted.
     this.serviceKeys.usage.record(account.id);
@@ -114,7 +114,7 @@ export class SharedChecks {
       if (auth.state === SessionState.SESSION_STATE_EXPIRED) throw tokenExpired();
       if (auth.state === SessionState.SESSION_STATE_COMPROMISED) throw tokenCompromised();
     }
-    if (policy.member && BLOCKED_RELATIONSHIPS.has(auth.relationship)) throw accessFail();
+    if (policy.member && BLOCKED_RELATIONSHIPS.has(auth.relationship)) throw authAccessFail();
     return { role: toRole(auth.role), user: auth.user, sessionId: auth.sessionId };
   }
 }

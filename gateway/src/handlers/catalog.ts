@@ -1,7 +1,7 @@
+import { planNotFound, subscriptionNotFound } from '@masthead/core/errors';
 import { toPageQuery } from '@masthead/core/pagination';
 import { type z } from 'zod';
 import { isAdminRole } from '../auth/roles.js';
-import { planNotFound, subscriptionNotFound } from '../errors/catalog.js';
 import { fromParams, type pageRequest, pathId } from '../http/request.js';
 import type { Handler } from '../routes/define.js';
 import { serializePaginator, serializePlan, serializePricing } from '../serializers/catalog.js';

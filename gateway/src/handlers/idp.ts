@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ResourceContext } from '../auth/context.js';
-import { incorrectData } from '../errors/request.js';
+import { idpBodyNotJson } from '../errors/request.js';
 import { fromFields, fromQuery, jsonBoolean, optionalText, queryText, raise, text } from '../http/request.js';
 import type { Handler } from '../routes/define.js';
 
@@ -19,7 +19,7 @@ const toSpecDateTime = (unixSeconds: number) => new Date(unixSeconds * 1000).toI
 const requiredJson = <T extends z.ZodRawShape>(shape: T) =>
   z
     .object({ json: z.record(z.unknown()).optional() })
-    .transform(({ json }, ctx) => json ?? raise(ctx, () => incorrectData('body must be JSON')))
+    .transform(({ json }, ctx) => json ?? raise(ctx, idpBodyNotJson))
     .pipe(z.object(shape));
 
 /**
@@ -152,7 +152,7 @@ export const emailAuthLink: Handler<'guestWithResource', MailRequest> = async (c
 /** PUT /idp/docstore/user: every body field (JSON or form); a malformed JSON body is 400 incorrect_data. */
 export const docstoreRequest = z
   .object({ malformed: z.boolean(), fields: z.record(z.unknown()) })
-  .transform(({ malformed, fields }, ctx) => (malformed ? raise(ctx, () => incorrectData('body must be JSON')) : fields));
+  .transform(({ malformed, fields }, ctx) => (malformed ? raise(ctx, idpBodyNotJson) : fields));
 
 /** PUT /idp/docstore/user (ADR 0052): merges the body's fields into the member's document. */
 export const updateDocstoreUser: Handler<'member', z.output<typeof docstoreRequest>> = async (context, fields, { identityProvider }) => {

@@ -1,8 +1,8 @@
+import { languageNotFound } from '@masthead/core/errors';
 import { parsePageRequest, toPageQuery } from '@masthead/core/pagination';
 import { CurrencySource } from '@masthead/proto/accounts';
 import { z } from 'zod';
 import { isAdminRole } from '../auth/roles.js';
-import { languageNotFound } from '../errors/accounts.js';
 import { resolveRequestIp } from '../http/request-ip.js';
 import { fromParams, lastQueryValue, parsedWith, pathId, queryOrJsonText, rawRequest, type RawRequest } from '../http/request.js';
 import type { Handler } from '../routes/define.js';

@@ -1,9 +1,10 @@
+import { subscriptionNotFound, teamNotFound } from '@masthead/core/errors';
 import { parsePageRequest, toPageQuery } from '@masthead/core/pagination';
 import { z } from 'zod';
 import type { MemberScopeContext } from '../auth/context.js';
 import { isAdminRole } from '../auth/roles.js';
-import { invalidAutorenew, subscriptionNotFound, teamNotFound } from '../errors/catalog.js';
-import { incorrectData } from '../errors/request.js';
+import { invalidAutorenew } from '../errors/catalog.js';
+import { bodyNotJsonObject } from '../errors/request.js';
 import { type pageRequest, parsedWith, pathId, raise } from '../http/request.js';
 import type { Handler } from '../routes/define.js';
 import {
@@ -68,7 +69,7 @@ export const renewalRequest = z
   .object({ params: membershipId, form: z.boolean(), json: z.record(z.unknown()).optional() })
   .transform(({ params, form, json }, ctx) => {
     const body = form ? undefined : json;
-    if (!body) return raise(ctx, incorrectData);
+    if (!body) return raise(ctx, bodyNotJsonObject);
     const autorenew = body['autorenew'];
     if (typeof autorenew !== 'boolean') return raise(ctx, invalidAutorenew);
     return { id: params.id, autorenew };

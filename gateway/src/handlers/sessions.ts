@@ -1,7 +1,6 @@
+import { resourceNotExists, userNotExist } from '@masthead/core/errors';
 import type { Credentials } from '@masthead/proto/identity';
 import { type z } from 'zod';
-import { resourceNotExists } from '../errors/access.js';
-import { userNotExist } from '../errors/identity.js';
 import { fromFields, jsonTrue, text, truthy } from '../http/request.js';
 import type { Handler } from '../routes/define.js';
 

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ServiceError } from '@masthead/core/errors';
+import { internalError, ServiceError } from '@masthead/core/errors';
+import { bodyTooLarge, malformedPath, noRoute } from '../errors/request.js';
 import type { Logger } from '@masthead/core/logging';
 
 /** The spec's error body for a ServiceError (document 1, Errors). */
@@ -17,17 +18,13 @@ export function errorRenderer(logger: Logger) {
     if (error instanceof ServiceError) {
       serviceError = error;
     } else if ((error as { type?: string })?.type === 'entity.too.large') {
-      serviceError = new ServiceError({ status: 413, code: 'request_too_large', description: 'The request body is too large' });
+      serviceError = bodyTooLarge();
     } else if (error instanceof URIError) {
       // The router could not percent-decode a path parameter: the client's mistake, not ours.
-      serviceError = new ServiceError({
-        status: 400,
-        code: 'malformed_path',
-        description: 'The request path is not valid percent-encoding',
-      });
+      serviceError = malformedPath();
     } else {
       logger.error({ err: error, req_guid: requestId, method: req.method, path: req.path }, 'unhandled error');
-      serviceError = new ServiceError({ status: 500, code: 'internal_error', description: 'Internal error' });
+      serviceError = internalError();
     }
     if (serviceError.status >= 500) logger.warn({ req_guid: requestId, code: serviceError.code }, 'request failed');
     if (res.headersSent) return;
@@ -36,7 +33,5 @@ export function errorRenderer(logger: Logger) {
 }
 
 export function routeNotFound(req: Request, res: Response): void {
-  res
-    .status(404)
-    .json({ error: 'route_not_found', error_description: `No route serves ${req.method} ${req.path}`, req_guid: req.requestId });
+  res.status(404).json(envelopeOf(noRoute(req.method, req.path), req.requestId));
 }

@@ -2,7 +2,7 @@ import type { Resource } from '@masthead/proto/accounts';
 import type { User } from '@masthead/proto/identity';
 import type { RequestContext } from '../auth/context.js';
 import type { RoutePolicy } from '../auth/shared-checks.js';
-import { authFailed, resourceNotExists } from '../errors/access.js';
+import { authFailed, resourceNotExists } from '@masthead/core/errors';
 
 /**
  * The access classes of the spec, each a policy for the shared checks. Named once here so that

@@ -1,7 +1,8 @@
 import { Metadata, status } from '@grpc/grpc-js';
 import type { ServiceError as GrpcServiceError } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { fromGrpcError, httpError, ServiceError, toGrpcError } from '../src/errors/index.js';
+import { fromGrpcError, ServiceError, toGrpcError } from '../src/errors/index.js';
+const httpError = (status: number, code: string, description: string) => new ServiceError({ status, code, description });
 
 const asReceived = (sent: Partial<GrpcServiceError>): GrpcServiceError =>
   Object.assign(new Error(sent.details), {

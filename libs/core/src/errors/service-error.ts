@@ -41,10 +41,3 @@ export class ServiceError extends Error {
 }
 
 export const isServiceError = (value: unknown): value is ServiceError => value instanceof ServiceError;
-
-/**
- * An error built in place. Prefer a catalogue constructor (`defineError` in a `*.errors.ts`
- * module): the error-reference test refuses inline calls outside the TEMPORARY gateway allowance.
- */
-export const httpError = (status: number, code: string, description: string): ServiceError =>
-  new ServiceError({ status, code, description });
