@@ -25,9 +25,9 @@ export class AuthenticationCache {
 
   listen(nats: NatsConnection, logger: Logger): void {
     onEvent(nats, MEMBER_ACCESS_CHANGED, logger, (event) => {
-      const { user_id: userId, session_id: sessionId } = event.payload as { user_id?: unknown; session_id?: unknown };
-      if (typeof sessionId === 'number' && sessionId > 0) this.forgetSession(sessionId);
-      else if (typeof userId === 'number') this.forgetUser(userId);
+      const { user_id: userId, session_id: sessionId } = event.payload;
+      if (sessionId !== null && sessionId > 0) this.forgetSession(sessionId);
+      else this.forgetUser(userId);
     });
   }
 

@@ -24,8 +24,7 @@ export class ServiceKeyResolver {
 
   listen(nats: NatsConnection, logger: Logger): void {
     onEvent(nats, 'service_account_updated', logger, (event) => {
-      const id = (event.payload as { service_account_id?: unknown }).service_account_id;
-      this.cache.deleteWhere((resolution) => resolution.account?.id === id);
+      this.cache.deleteWhere((resolution) => resolution.account?.id === event.payload.service_account_id);
     });
   }
 

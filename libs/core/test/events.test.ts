@@ -10,6 +10,7 @@ import { createLogger } from '../src/logging/index.js';
 import { connectMongo } from '../src/mongo/index.js';
 
 const logger = createLogger({ name: 'events-test', level: 'silent' });
+const passwordChanged = (userId: number) => ({ user_id: userId, initial: false, revoked_sessions: 0 });
 
 async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -29,7 +30,7 @@ async function readSubjects(nats: NatsConnection, count: number): Promise<string
   const messages = await consumer.fetch({ max_messages: count, expires: 2000 });
   const subjects: string[] = [];
   for await (const message of messages) {
-    subjects.push(`${message.subject}:${(JSON.parse(StringCodec().decode(message.data)) as { payload: { n: number } }).payload.n}`);
+    subjects.push(`${message.subject}:${(JSON.parse(StringCodec().decode(message.data)) as { payload: { user_id: number } }).payload.user_id}`);
     message.ack();
   }
   return subjects;
@@ -61,16 +62,16 @@ describe('event publisher with an outbox', () => {
       retryIntervalMs: 200,
       ackTimeoutMs: 300,
     });
-    const before = await publisher.publish({ name: 'before_outage', payload: { n: 1 } });
+    const before = await publisher.publish({ name: 'user_profile_updated', payload: { user_id: 1, fields: ['first_name'] } });
     // Acknowledged by JetStream before publish returned: it never touched the outbox.
     expect(await outboxModel(db).findById(before.id).lean()).toBeNull();
 
     await server.process.stop();
-    const during = await publisher.publish({ name: 'during_outage', payload: { n: 2 } });
+    const during = await publisher.publish({ name: 'user_password_changed', payload: passwordChanged(2) });
     expect(await outboxModel(db).findById(during.id).lean()).not.toBeNull();
     // Queued behind the first at once, without waiting for an acknowledgement that cannot come.
     const started = Date.now();
-    const queued = await publisher.publish({ name: 'during_outage', payload: { n: 3 } });
+    const queued = await publisher.publish({ name: 'user_password_changed', payload: passwordChanged(3) });
     expect(Date.now() - started).toBeLessThan(500);
     expect(await outboxModel(db).findById(queued.id).lean()).not.toBeNull();
 
@@ -79,7 +80,11 @@ describe('event publisher with an outbox', () => {
     await publisher.flush();
 
     const subjects = await readSubjects(nats, 10);
-    expect(subjects).toEqual(['masthead.events.before_outage:1', 'masthead.events.during_outage:2', 'masthead.events.during_outage:3']);
+    expect(subjects).toEqual([
+      'masthead.events.user_profile_updated:1',
+      'masthead.events.user_password_changed:2',
+      'masthead.events.user_password_changed:3',
+    ]);
     await publisher.stop();
     await nats.close();
   });

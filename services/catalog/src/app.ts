@@ -32,7 +32,7 @@ export type { CatalogConfig } from './config.js';
 const PLAN_CACHE_TTL_MS = 30_000;
 const MEMBERSHIP_CACHE_TTL_MS = 30_000;
 /** Every membership write publishes one of these, with the user in its payload. */
-const MEMBERSHIP_EVENTS = ['membership_created', 'membership_renewal_changed', 'membership_detached'];
+const MEMBERSHIP_EVENTS = ['membership_created', 'membership_renewal_changed', 'membership_detached'] as const;
 export { catalogEnv, loadCatalogConfig } from './config.js';
 
 /** Composition root: config → connections → repositories → domain → gRPC handlers. */
@@ -63,8 +63,7 @@ export async function startCatalogService(config: CatalogConfig, logger?: Logger
   });
   for (const name of MEMBERSHIP_EVENTS) {
     onEvent(runtime.nats, name, runtime.logger, (event) => {
-      const userId = (event.payload as { user_id?: unknown }).user_id;
-      if (typeof userId === 'number') membershipCache.invalidate(userId);
+      if (typeof event.payload.user_id === 'number') membershipCache.invalidate(event.payload.user_id);
     });
   }
   const changed = async (resourceId: number): Promise<void> => {

@@ -216,7 +216,7 @@ describe('GrantMembership', () => {
       pricing: { id: pricing.id, private: true, plan: { id: plan.id, title: 'Basic', fullAccess: true } },
     });
     const events = membershipEvents(await harness.settledEvents(), resourceId);
-    expect(events.map((event) => event.payload['source'])).toEqual(['grant']);
+    expect(events.map((event) => ('source' in event.payload ? event.payload.source : undefined))).toEqual(['grant']);
   });
 
   it('ends after the pricing period without an end date, and a repeated grant returns the same membership', async () => {

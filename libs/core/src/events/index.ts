@@ -1,3 +1,4 @@
+export * from './catalogue.js';
 export * from './publisher.js';
 export * from './stream.js';
 export * from './outbox.js';

@@ -2,23 +2,25 @@ import type { Connection, Model } from 'mongoose';
 import type { JetStreamClient, NatsConnection } from 'nats';
 import { StringCodec } from 'nats';
 import type { Logger } from 'pino';
+import type { DomainEvents, EventName } from './catalogue.js';
 import { newEventId, outboxModel, type OutboxRecord } from './outbox.js';
 import { ensureEventStream, EVENT_SUBJECT_PREFIX } from './stream.js';
 
-/** The envelope every domain event travels in. */
-export interface DomainEvent<Payload = Record<string, unknown>> {
+/** The envelope every domain event travels in; `N` narrows the name and so the payload. */
+export interface DomainEvent<N extends EventName = EventName> {
   id: string;
-  name: string;
+  name: N;
   source: string;
   occurred_at: string;
   resource_id: number | null;
-  payload: Payload;
+  payload: DomainEvents[N];
 }
 
-export interface PublishInput {
-  name: string;
+/** What a publisher says: the name decides the payload's type (catalogue.ts). */
+export interface PublishInput<N extends EventName> {
+  name: N;
   resourceId?: number | null;
-  payload: Record<string, unknown>;
+  payload: DomainEvents[N];
 }
 
 export interface EventPublisher {
@@ -28,7 +30,7 @@ export interface EventPublisher {
    * JetStream acknowledges it. Throws only when the outbox write itself fails, so a caller never
    * reports success for an event that is lost.
    */
-  publish(input: PublishInput): Promise<DomainEvent>;
+  publish<N extends EventName>(input: PublishInput<N>): Promise<DomainEvent<N>>;
   /** Delivers what is pending now (used by the relay timer and by tests). */
   flush(): Promise<number>;
   stop(): Promise<void>;
@@ -122,8 +124,8 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
   timer.unref();
 
   return {
-    async publish({ name, resourceId = null, payload }) {
-      const event: DomainEvent = {
+    async publish<N extends EventName>({ name, resourceId = null, payload }: PublishInput<N>): Promise<DomainEvent<N>> {
+      const event: DomainEvent<N> = {
         id: newEventId(),
         name,
         source,

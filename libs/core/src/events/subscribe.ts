@@ -1,5 +1,6 @@
 import { StringCodec, type NatsConnection, type Subscription } from 'nats';
 import type { Logger } from 'pino';
+import type { EventName } from './catalogue.js';
 import type { DomainEvent } from './publisher.js';
 import { EVENT_SUBJECT_PREFIX } from './stream.js';
 
@@ -8,14 +9,21 @@ const codec = StringCodec();
 /**
  * Listens to one event name on plain NATS (JetStream publishes are delivered to core
  * subscribers too). For cache invalidation only: a missed message costs at most one TTL of
- * staleness, so no durable consumer is needed.
+ * staleness, so no durable consumer is needed. The handler gets the payload type of its name
+ * (catalogue.ts); the message is one our own publishers wrote, so it is not validated again,
+ * and a handler that throws on a malformed one only logs it.
  */
-export function onEvent(nats: NatsConnection, name: string, logger: Logger, handler: (event: DomainEvent) => void): Subscription {
+export function onEvent<N extends EventName>(
+  nats: NatsConnection,
+  name: N,
+  logger: Logger,
+  handler: (event: DomainEvent<N>) => void,
+): Subscription {
   const subscription = nats.subscribe(`${EVENT_SUBJECT_PREFIX}${name}`);
   void (async () => {
     for await (const message of subscription) {
       try {
-        handler(JSON.parse(codec.decode(message.data)) as DomainEvent);
+        handler(JSON.parse(codec.decode(message.data)) as DomainEvent<N>);
       } catch (error) {
         logger.warn({ err: error, subject: message.subject }, 'unreadable event ignored');
       }

@@ -36,8 +36,7 @@ export class ResourceDirectory {
   listen(nats: NatsConnection, logger: Logger): void {
     onEvent(nats, 'resource_updated', logger, (event) => {
       if (typeof event.resource_id === 'number') this.byId.delete(event.resource_id);
-      const key = (event.payload as { public_key?: unknown }).public_key;
-      if (typeof key === 'string') this.byKey.delete(key);
+      this.byKey.delete(event.payload.public_key);
       // A changed key leaves the old one cached under its old name.
       this.byKey.deleteWhere((resource) => resource?.id === event.resource_id);
       this.origins.clear();

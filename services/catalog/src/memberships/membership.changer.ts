@@ -78,7 +78,12 @@ export class MembershipChanger {
 
   // No transactions on FerretDB: a failure between the update and these writes leaves the change
   // without its history row or event (the same trade-off as MembershipCreator).
-  private async record(membership: MembershipRecord, action: MembershipAction, event: string, extra: Record<string, unknown>) {
+  private async record(
+    membership: MembershipRecord,
+    action: MembershipAction,
+    event: 'membership_renewal_changed' | 'membership_detached',
+    extra: { autorenew?: boolean },
+  ) {
     await this.deps.history.append({
       membership_id: membership._id,
       user_id: membership.user_id,

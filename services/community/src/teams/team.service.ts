@@ -1,4 +1,4 @@
-import type { EventPublisher } from '@masthead/core/events';
+import type { DomainEvents, EventName, EventPublisher } from '@masthead/core/events';
 import { buildListQuery, toPaginator, type ListSpec, type PageRequest, type Paginator } from '@masthead/core/pagination';
 import type { Caller } from '@masthead/proto/community/teams';
 import type { InviteRepository } from '../invitations/invite.repository.js';
@@ -155,7 +155,7 @@ export class TeamService {
   }
 
   /** Queue failures are swallowed on these paths (document 2 Events); the outbox keeps them. */
-  private async publish(name: string, caller: Caller, payload: Json): Promise<void> {
+  private async publish<N extends EventName>(name: N, caller: Caller, payload: DomainEvents[N]): Promise<void> {
     try {
       await this.deps.events.publish({ name, resourceId: caller.resourceId, payload });
     } catch {

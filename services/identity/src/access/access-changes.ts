@@ -1,4 +1,5 @@
 import type { EventPublisher } from '@masthead/core/events';
+import type { MoveEvent } from './access-events.js';
 import type { RelationshipState } from '../relationships/relationship.schema.js';
 import type { AccessAnnouncer, AccessChangeReason } from '../sessions/access-announcer.js';
 import type { MemberSessions } from './member-sessions.js';
@@ -13,7 +14,7 @@ export interface AccessChange {
   /** `active` reopens the relationship (restore); any other state blocks it. */
   to: RelationshipState;
   /** Event name (ACCESS_EVENTS) published when the move happened. */
-  event: string;
+  event: MoveEvent;
   /** Extra event payload (labels and IDs only). */
   details?: Record<string, unknown>;
 }

@@ -7,5 +7,8 @@ export const ACCESS_EVENTS = {
   sessionsRevoked: 'member_sessions_revoked',
 } as const;
 
+/** The events of a relationship move (AccessChanges); sessions revoked is the lock policy's own. */
+export type MoveEvent = Exclude<(typeof ACCESS_EVENTS)[keyof typeof ACCESS_EVENTS], 'member_sessions_revoked'>;
+
 /** Why the lock policy acted. */
 export type LockReason = 'device_limit' | 'compromised_session';

@@ -3,7 +3,7 @@ import type { RelationshipRepository } from '../relationships/relationship.repos
 import type { RelationshipState } from '../relationships/relationship.schema.js';
 import type { UserRepository } from '../users/user.repository.js';
 import type { AccessChanges } from './access-changes.js';
-import { ACCESS_EVENTS } from './access-events.js';
+import { ACCESS_EVENTS, type MoveEvent } from './access-events.js';
 import { notResourceMember, relationshipChanged, relationshipNotBlocked } from './access.errors.js';
 
 /** A relationship change as the caller sees it. */
@@ -91,7 +91,7 @@ export class MemberAccessService {
     return { userId, resourceId, previousStatus, status: 'active', revokedSessionIds: applied.revokedSessionIds };
   }
 
-  private async leaveActive(target: ChangeTarget, to: RelationshipState, event: string): Promise<MemberAccessOutcome> {
+  private async leaveActive(target: ChangeTarget, to: RelationshipState, event: MoveEvent): Promise<MemberAccessOutcome> {
     const { userId, resourceId } = target;
     const relationship = await this.deps.relationships.find(resourceId, userId);
     if (!relationship || relationship.status === 'removed') throw notResourceMember();

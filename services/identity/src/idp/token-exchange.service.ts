@@ -1,5 +1,5 @@
 import type { Resource } from '@masthead/proto/accounts';
-import type { SessionContext, SessionStarter } from '../signin/session-starter.js';
+import type { SessionContext, SessionEvent, SessionStarter } from '../signin/session-starter.js';
 import type { IdentityLinker } from './identity-linker.js';
 import type { IdentityProvider } from './identity-provider.js';
 import type { InvitationAcceptor } from './invitations.js';
@@ -55,7 +55,7 @@ export class TokenExchangeService {
   }
 
   /** Session issuance; for an existing identity a failure is the documented 400 oauth_failed. */
-  private async startSession(userId: number, resource: Resource, context: SessionContext, event: string, registered: boolean) {
+  private async startSession(userId: number, resource: Resource, context: SessionContext, event: SessionEvent, registered: boolean) {
     try {
       const started = await this.deps.starter.start(userId, resource, TOKEN_DELIVERY, context, event);
       return started.issued.token;

@@ -1,4 +1,4 @@
-import type { EventPublisher } from '@masthead/core/events';
+import type { EventName, EventPublisher } from '@masthead/core/events';
 import type { CodeTarget, MemberCodes } from './member-codes.js';
 import type { CodePurpose } from './member-code.schema.js';
 
@@ -9,11 +9,11 @@ export type MailedPurpose = Exclude<CodePurpose, 'external_login'>;
  * Event names a mail sender subscribes to (docs/adr/0056), one per mail it writes. Subjects
  * are `masthead.events.<name>`.
  */
-export const MAIL_EVENTS: Readonly<Record<MailedPurpose, string>> = {
+export const MAIL_EVENTS = {
   email_confirmation: 'email_confirmation_requested',
   password_reset: 'password_reset_requested',
   email_change: 'email_change_requested',
-};
+} as const satisfies Readonly<Record<MailedPurpose, EventName>>;
 
 /**
  * Issues a code and hands it to the mail sender as an event (through the outbox, so it is not

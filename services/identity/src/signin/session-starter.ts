@@ -5,6 +5,9 @@ import type { IssuedSession, SessionService } from '../sessions/session.service.
 import type { JoinPath, MembershipAttacher } from './membership-attacher.js';
 import type { SignInCommand } from './sign-in.command.js';
 
+/** The events a session start records. */
+export type SessionEvent = 'user_login' | 'user_signup';
+
 export interface SessionContext {
   requestId: string;
   guestSession: string | null;
@@ -44,13 +47,13 @@ export class SessionStarter {
     return created;
   }
 
-  /** Issues the session (and a code where asked) and records the event, e.g. `user_login`. */
+  /** Issues the session (and a code where asked) and records the event, `user_login` or `user_signup`. */
   async start(
     userId: number,
     resource: Resource | null,
     delivery: Delivery,
     context: SessionContext,
-    event: string,
+    event: SessionEvent,
   ): Promise<StartedSession> {
     const issued = await this.deps.sessions.issue({
       userId,
