@@ -30,7 +30,9 @@ async function readSubjects(nats: NatsConnection, count: number): Promise<string
   const messages = await consumer.fetch({ max_messages: count, expires: 2000 });
   const subjects: string[] = [];
   for await (const message of messages) {
-    subjects.push(`${message.subject}:${(JSON.parse(StringCodec().decode(message.data)) as { payload: { user_id: number } }).payload.user_id}`);
+    subjects.push(
+      `${message.subject}:${(JSON.parse(StringCodec().decode(message.data)) as { payload: { user_id: number } }).payload.user_id}`,
+    );
     message.ack();
   }
   return subjects;
