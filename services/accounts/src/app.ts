@@ -1,4 +1,4 @@
-import { createServiceClient } from '@masthead/core/grpc';
+import { createClient } from '@masthead/core/clients';
 import { AccountRequestServiceService } from '@masthead/proto/accounts/account_requests';
 import { AccountRequestRepository } from './account-requests/account-request.repository.js';
 import { AccountRequestService } from './account-requests/account-request.service.js';
@@ -6,7 +6,6 @@ import { accountRequestHandlers } from './grpc/account-requests.handlers.js';
 import type { Logger } from '@masthead/core/logging';
 import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
 import { AccountsServiceService } from '@masthead/proto/accounts';
-import { IdentityServiceService } from '@masthead/proto/identity';
 import type { AccountsConfig } from './config.js';
 import { CountryRepository } from './countries/country.repository.js';
 import { seedCountries } from './countries/country.seeder.js';
@@ -33,7 +32,7 @@ export { accountsEnv, loadAccountsConfig } from './config.js';
 /** Composition root: config → connections → repositories → domain → gRPC handlers. */
 export async function startAccountsService(config: AccountsConfig, logger?: Logger): Promise<RunningService> {
   const runtime = await openServiceRuntime('accounts', config, logger);
-  const identity = createServiceClient(IdentityServiceService, config.IDENTITY_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS });
+  const identity = createClient('identity', { identity: config.IDENTITY_ADDR }, { defaultDeadlineMs: config.GRPC_DEADLINE_MS });
   const partners = new PartnerRepository(runtime.db);
   const resources = new ResourceService({ resources: new ResourceRepository(runtime.db), partners, events: runtime.events });
   const serviceAccounts = new ServiceAccountService({

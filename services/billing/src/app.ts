@@ -1,7 +1,6 @@
-import { createServiceClient } from '@masthead/core/grpc';
+import { createClient } from '@masthead/core/clients';
 import type { Logger } from '@masthead/core/logging';
 import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
-import { AccountRequestServiceService } from '@masthead/proto/accounts/account_requests';
 import { BillingServiceService } from '@masthead/proto/billing';
 import { AccountRequestPaymentServiceService } from '@masthead/proto/billing/account_request_payments';
 import { CardProviderConnectionServiceService } from '@masthead/proto/billing/connection';
@@ -40,9 +39,11 @@ export interface BillingHooks {
  */
 export async function startBillingService(config: BillingConfig, logger?: Logger, hooks: BillingHooks = {}): Promise<RunningService> {
   const runtime = await openServiceRuntime('billing', config, logger);
-  const accountRequests = createServiceClient(AccountRequestServiceService, config.ACCOUNTS_ADDR, {
-    defaultDeadlineMs: config.GRPC_DEADLINE_MS,
-  });
+  const accountRequests = createClient(
+    'accountRequests',
+    { accounts: config.ACCOUNTS_ADDR },
+    { defaultDeadlineMs: config.GRPC_DEADLINE_MS },
+  );
 
   const connectionRows = new ConnectionRepository(runtime.db);
   const customerRows = new PaymentCustomerRepository(runtime.db);

@@ -1,12 +1,9 @@
-import { createServiceClient } from '@masthead/core/grpc';
+import { createClients } from '@masthead/core/clients';
 import { PartitionedReadCache } from '@masthead/core/cache';
 import { onEvent } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
 import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
-import { AccountsServiceService } from '@masthead/proto/accounts';
 import { CatalogServiceService } from '@masthead/proto/catalog';
-import { CommunityServiceService } from '@masthead/proto/community';
-import { IdentityServiceService } from '@masthead/proto/identity';
 import type { CatalogConfig } from './config.js';
 import { catalogHandlers } from './grpc/handlers.js';
 import { ResourceMembershipsReader } from './member-views/resource-memberships.reader.js';
@@ -39,9 +36,8 @@ export { catalogEnv, loadCatalogConfig } from './config.js';
 export async function startCatalogService(config: CatalogConfig, logger?: Logger): Promise<RunningService> {
   const runtime = await openServiceRuntime('catalog', config, logger);
   const clientOptions = { defaultDeadlineMs: config.GRPC_DEADLINE_MS };
-  const accounts = createServiceClient(AccountsServiceService, config.ACCOUNTS_ADDR, clientOptions);
-  const identity = createServiceClient(IdentityServiceService, config.IDENTITY_ADDR, clientOptions);
-  const community = createServiceClient(CommunityServiceService, config.COMMUNITY_ADDR, clientOptions);
+  const addresses = { accounts: config.ACCOUNTS_ADDR, identity: config.IDENTITY_ADDR, community: config.COMMUNITY_ADDR };
+  const { accounts, identity, community } = createClients(['accounts', 'identity', 'community'], addresses, clientOptions);
 
   const planRows = new PlanRepository(runtime.db);
   const pricingRows = new PricingRepository(runtime.db);

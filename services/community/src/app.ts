@@ -1,7 +1,6 @@
-import { createServiceClient } from '@masthead/core/grpc';
+import { createClient } from '@masthead/core/clients';
 import type { Logger } from '@masthead/core/logging';
 import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
-import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { InvitationsServiceService } from '@masthead/proto/community/invitations';
 import { TeamsServiceService } from '@masthead/proto/community/teams';
@@ -33,7 +32,7 @@ export async function startCommunityService(
   payments: PaymentCustomers = new NoPaymentCustomers(),
 ): Promise<RunningService> {
   const runtime = await openServiceRuntime('community', config, logger);
-  const catalog = createServiceClient(CatalogServiceService, config.CATALOG_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS });
+  const catalog = createClient('catalog', { catalog: config.CATALOG_ADDR }, { defaultDeadlineMs: config.GRPC_DEADLINE_MS });
   const teams = new TeamRepository(runtime.db);
   const members = new TeamMemberRepository(runtime.db);
   const passes = new PassRepository(runtime.db);

@@ -1,9 +1,6 @@
-import { createServiceClient } from '@masthead/core/grpc';
+import { createClients } from '@masthead/core/clients';
 import type { Logger } from '@masthead/core/logging';
 import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
-import { AccountsServiceService } from '@masthead/proto/accounts';
-import { CatalogServiceService } from '@masthead/proto/catalog';
-import { CommunityServiceService } from '@masthead/proto/community';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { IdentityProviderServiceService } from '@masthead/proto/identity/idp';
 import { MemberAccessServiceService } from '@masthead/proto/identity/access';
@@ -60,9 +57,8 @@ export { identityEnv, loadIdentityConfig } from './config.js';
 export async function startIdentityService(config: IdentityConfig, logger?: Logger): Promise<RunningService> {
   const runtime = await openServiceRuntime('identity', config, logger);
   const clientOptions = { defaultDeadlineMs: config.GRPC_DEADLINE_MS };
-  const accounts = createServiceClient(AccountsServiceService, config.ACCOUNTS_ADDR, clientOptions);
-  const catalog = createServiceClient(CatalogServiceService, config.CATALOG_ADDR, clientOptions);
-  const community = createServiceClient(CommunityServiceService, config.COMMUNITY_ADDR, clientOptions);
+  const addresses = { accounts: config.ACCOUNTS_ADDR, catalog: config.CATALOG_ADDR, community: config.COMMUNITY_ADDR };
+  const { accounts, catalog, community } = createClients(['accounts', 'catalog', 'community'], addresses, clientOptions);
 
   const users = new UserRepository(runtime.db);
   const memberSessions = new MemberSessions(runtime.db);

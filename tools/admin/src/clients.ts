@@ -1,22 +1,10 @@
+import { createClients, type Clients } from '@masthead/core/clients';
 import { loadConfig, serviceAddresses } from '@masthead/core/config';
-import { createServiceClient, type ServiceClient } from '@masthead/core/grpc';
-import { AccountsServiceService } from '@masthead/proto/accounts';
-import { CardProviderConnectionServiceService } from '@masthead/proto/billing/connection';
-import { CatalogServiceService } from '@masthead/proto/catalog';
-import { IdentityServiceService } from '@masthead/proto/identity';
-import { MemberAccessServiceService } from '@masthead/proto/identity/access';
-import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
 
-export interface AdminClients {
-  accounts: ServiceClient<typeof AccountsServiceService>;
-  identity: ServiceClient<typeof IdentityServiceService>;
-  catalog: ServiceClient<typeof CatalogServiceService>;
-  memberAccess: ServiceClient<typeof MemberAccessServiceService>;
-  recovery: ServiceClient<typeof AccountRecoveryServiceService>;
-  /** Billing's card-provider connections (secret keys go in, never out). */
-  connections: ServiceClient<typeof CardProviderConnectionServiceService>;
-  close(): void;
-}
+/** The internal APIs the admin CLI calls, from the clients table shared with the gateway (ADR 0097). */
+const ADMIN_CLIENTS = ['accounts', 'identity', 'catalog', 'memberAccess', 'recovery', 'connections'] as const;
+
+export type AdminClients = Clients<(typeof ADMIN_CLIENTS)[number]> & { close(): void };
 
 /** Clients of the internal APIs, addressed by the same variables the services use. */
 export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients {
@@ -29,14 +17,11 @@ export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients
     },
     env,
   );
-  const options = { defaultDeadlineMs: 30_000 };
-  const clients = {
-    accounts: createServiceClient(AccountsServiceService, config.ACCOUNTS_ADDR, options),
-    identity: createServiceClient(IdentityServiceService, config.IDENTITY_ADDR, options),
-    catalog: createServiceClient(CatalogServiceService, config.CATALOG_ADDR, options),
-    memberAccess: createServiceClient(MemberAccessServiceService, config.IDENTITY_ADDR, options),
-    recovery: createServiceClient(AccountRecoveryServiceService, config.IDENTITY_ADDR, options),
-    connections: createServiceClient(CardProviderConnectionServiceService, config.BILLING_ADDR, options),
+  const addresses = {
+    accounts: config.ACCOUNTS_ADDR,
+    identity: config.IDENTITY_ADDR,
+    catalog: config.CATALOG_ADDR,
+    billing: config.BILLING_ADDR,
   };
-  return { ...clients, close: () => Object.values(clients).forEach((client) => client.close()) };
+  return createClients(ADMIN_CLIENTS, addresses, { defaultDeadlineMs: 30_000 });
 }

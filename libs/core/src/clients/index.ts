@@ -1,0 +1,95 @@
+import { AccountsServiceService } from '@masthead/proto/accounts';
+import { AccountRequestServiceService } from '@masthead/proto/accounts/account_requests';
+import { BillingServiceService } from '@masthead/proto/billing';
+import { AccountRequestPaymentServiceService } from '@masthead/proto/billing/account_request_payments';
+import { CardProviderConnectionServiceService } from '@masthead/proto/billing/connection';
+import { LegacySourceServiceService } from '@masthead/proto/billing/legacy_sources';
+import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
+import { CatalogServiceService } from '@masthead/proto/catalog';
+import { CommunityServiceService } from '@masthead/proto/community';
+import { IdentityServiceService } from '@masthead/proto/identity';
+import { MemberAccessServiceService } from '@masthead/proto/identity/access';
+import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
+import { IdentityProviderServiceService } from '@masthead/proto/identity/idp';
+import { ProfileServiceService } from '@masthead/proto/identity/profile';
+import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
+import { SocialIdentityServiceService } from '@masthead/proto/identity/social';
+import { IntegrationsServiceService } from '@masthead/proto/integrations';
+import { createServiceClient, type ClientOptions, type ServiceClient, type UnaryServiceDefinition } from '../grpc/index.js';
+
+/** The six processes of OPERATIONS.md; each serves one or more gRPC services. */
+export type ProcessName = 'accounts' | 'identity' | 'catalog' | 'billing' | 'community' | 'integrations';
+
+/**
+ * Every gRPC service a caller may use, by client name, with the process that serves it (ADR 0097):
+ * the gateway, the admin CLI and the services build their clients from this one table, so a
+ * service moved to another process or split by area changes here only.
+ */
+export const SERVICE_CLIENTS = {
+  accounts: { definition: AccountsServiceService, process: 'accounts' },
+  /** POST /account-requests (document 2 J). */
+  accountRequests: { definition: AccountRequestServiceService, process: 'accounts' },
+  identity: { definition: IdentityServiceService, process: 'identity' },
+  identityProvider: { definition: IdentityProviderServiceService, process: 'identity' },
+  /** Codes sent to members and external login. */
+  recovery: { definition: AccountRecoveryServiceService, process: 'identity' },
+  /** Suspension, profile removal, restore (ADR 0071). */
+  memberAccess: { definition: MemberAccessServiceService, process: 'identity' },
+  profile: { definition: ProfileServiceService, process: 'identity' },
+  extraData: { definition: ExtraDataServiceService, process: 'identity' },
+  social: { definition: SocialIdentityServiceService, process: 'identity' },
+  catalog: { definition: CatalogServiceService, process: 'catalog' },
+  billing: { definition: BillingServiceService, process: 'billing' },
+  /** Payment customers and saved sources (document 1 D). */
+  paymentSources: { definition: PaymentSourceServiceService, process: 'billing' },
+  /** Legacy customers, cards and confirmed methods (document 1 D). */
+  legacySources: { definition: LegacySourceServiceService, process: 'billing' },
+  /** POST /account-requests-payment (document 2 J). */
+  accountRequestPayments: { definition: AccountRequestPaymentServiceService, process: 'billing' },
+  /** Card-provider secret keys: in, never out (ADR 0120). Operators only. */
+  connections: { definition: CardProviderConnectionServiceService, process: 'billing' },
+  community: { definition: CommunityServiceService, process: 'community' },
+  integrations: { definition: IntegrationsServiceService, process: 'integrations' },
+} as const satisfies Record<string, { definition: UnaryServiceDefinition; process: ProcessName }>;
+
+export type ClientName = keyof typeof SERVICE_CLIENTS;
+export type ClientOf<N extends ClientName> = ServiceClient<(typeof SERVICE_CLIENTS)[N]['definition']>;
+export type Clients<N extends ClientName> = { [K in N]: ClientOf<K> };
+/** The addresses of the processes serving the named clients, and only those. */
+export type AddressesFor<N extends ClientName> = Readonly<Record<(typeof SERVICE_CLIENTS)[N]['process'], string>>;
+
+/** One client of the table, on its process's address (one long-lived channel per client). */
+export function createClient<N extends ClientName>(name: N, addresses: AddressesFor<N>, options: ClientOptions): ClientOf<N> {
+  const { definition, process } = SERVICE_CLIENTS[name];
+  return createServiceClient(definition, (addresses as Record<ProcessName, string>)[process], options) as ClientOf<N>;
+}
+
+/** The named clients of the table, with one `close` for them all. */
+export function createClients<N extends ClientName>(
+  names: readonly N[],
+  addresses: AddressesFor<N>,
+  options: ClientOptions,
+): Clients<N> & { close(): void } {
+  const clients = Object.fromEntries(names.map((name) => [name, createClient(name, addresses, options)])) as Clients<N>;
+  return { ...clients, close: () => names.forEach((name) => (clients[name] as { close(): void }).close()) };
+}
+
+/** Every client name, for a caller that uses them all (the gateway). */
+export const ALL_CLIENTS = Object.keys(SERVICE_CLIENTS) as ClientName[];
+
+/** The process addresses from the services' shared `*_ADDR` settings (core/config `serviceAddresses`). */
+export const processAddresses = (config: {
+  ACCOUNTS_ADDR: string;
+  IDENTITY_ADDR: string;
+  CATALOG_ADDR: string;
+  BILLING_ADDR: string;
+  COMMUNITY_ADDR: string;
+  INTEGRATIONS_ADDR: string;
+}): Record<ProcessName, string> => ({
+  accounts: config.ACCOUNTS_ADDR,
+  identity: config.IDENTITY_ADDR,
+  catalog: config.CATALOG_ADDR,
+  billing: config.BILLING_ADDR,
+  community: config.COMMUNITY_ADDR,
+  integrations: config.INTEGRATIONS_ADDR,
+});
