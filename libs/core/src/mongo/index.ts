@@ -1,2 +1,3 @@
 export * from './connection.js';
 export * from './ids.js';
+export * from './claims.js';

@@ -1,4 +1,4 @@
-import { isDuplicateKey } from '@masthead/core/mongo';
+import { claimSlot } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import type { Member } from '../support/member-scope.js';
 import { attachAttemptModel, type AttachAttemptRecord } from './attach-attempt.schema.js';
@@ -41,14 +41,12 @@ export class AttachAttemptGate {
   async record(member: Member, settings: Record<string, unknown> | undefined, now = new Date()): Promise<AttemptResult> {
     const limit = limitOf(settings);
     const window = Math.floor(now.getTime() / 1000 / ATTEMPT_WINDOW_SECONDS) * ATTEMPT_WINDOW_SECONDS;
-    for (let slot = 1; slot <= limit; slot++) {
-      try {
-        await this.model.create({ _id: `${member.resourceId}:${member.userId}:${window}:${slot}`, created_at: now });
-        return { attempts: slot, limit, windowSeconds: ATTEMPT_WINDOW_SECONDS };
-      } catch (error) {
-        if (!isDuplicateKey(error)) throw error;
-      }
-    }
-    throw attachAttemptsExceeded(limit);
+    const slot = await claimSlot(
+      (n) => this.model.create({ _id: `${member.resourceId}:${member.userId}:${window}:${n + 1}`, created_at: now }),
+      0,
+      limit,
+    );
+    if (slot === null) throw attachAttemptsExceeded(limit);
+    return { attempts: slot + 1, limit, windowSeconds: ATTEMPT_WINDOW_SECONDS };
   }
 }

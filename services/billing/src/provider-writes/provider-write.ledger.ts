@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isDuplicateKey } from '@masthead/core/mongo';
+import { insertIfAbsent } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import { providerWriteInProgress } from './provider-write.errors.js';
 import { providerWriteModel, type ProviderWriteRecord } from './provider-write.schema.js';
@@ -81,13 +81,7 @@ export class ProviderWriteLedger {
 
   private async tryClaim(key: string): Promise<ProviderWriteRecord | null> {
     const claim: ProviderWriteRecord = { _id: key, token: randomUUID(), object_id: null, created_at: new Date() };
-    try {
-      await this.model.create(claim);
-      return claim;
-    } catch (error) {
-      if (isDuplicateKey(error)) return null;
-      throw error;
-    }
+    return (await insertIfAbsent(this.model.create(claim))) ? claim : null;
   }
 
   private async writeAsHolder(claim: ProviderWriteRecord, write: ProviderWrite): Promise<string> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
-import { isDuplicateKey } from '@masthead/core/mongo';
+import { insertIfAbsent } from '@masthead/core/mongo';
 import { membershipClaimModel, type MembershipClaimRecord } from './claim.schema.js';
 
 /** The claim of (resource, user, pricing); whoever detaches that membership deletes it. */
@@ -24,13 +24,7 @@ export class MembershipClaimRepository {
   /** Inserts the claim; null when someone else holds it already. */
   async tryAcquire(key: string): Promise<MembershipClaimRecord | null> {
     const claim: MembershipClaimRecord = { _id: key, token: randomUUID(), membership_id: null, created_at: new Date() };
-    try {
-      await this.model.create(claim);
-      return claim;
-    } catch (error) {
-      if (isDuplicateKey(error)) return null;
-      throw error;
-    }
+    return (await insertIfAbsent(this.model.create(claim))) ? claim : null;
   }
 
   find(key: string): Promise<MembershipClaimRecord | null> {
@@ -44,12 +38,7 @@ export class MembershipClaimRepository {
    */
   async takeOver(stale: MembershipClaimRecord): Promise<MembershipClaimRecord | null> {
     const marker: MembershipClaimRecord = { _id: takeoverKey(stale), token: stale.token, membership_id: null, created_at: new Date() };
-    try {
-      await this.model.create(marker);
-    } catch (error) {
-      if (isDuplicateKey(error)) return null;
-      throw error;
-    }
+    if (!(await insertIfAbsent(this.model.create(marker)))) return null;
     await this.model.deleteOne({ _id: stale._id, token: stale.token });
     return this.tryAcquire(stale._id);
   }

@@ -1,5 +1,5 @@
 import type { Connection, Model } from 'mongoose';
-import { isDuplicateKey } from '@masthead/core/mongo';
+import { insertIfAbsent } from '@masthead/core/mongo';
 import { membershipDetachmentModel, type MembershipDetachmentRecord } from './detachment.schema.js';
 
 /** Storage of membership_detachments; see detachment.schema.ts for why they exist. */
@@ -16,12 +16,6 @@ export class MembershipDetachmentRepository {
 
   /** True for the one caller whose insert of the membership's record succeeded. */
   async record(membershipId: number): Promise<boolean> {
-    try {
-      await this.model.create({ _id: membershipId, created_at: new Date() });
-      return true;
-    } catch (error) {
-      if (isDuplicateKey(error)) return false;
-      throw error;
-    }
+    return insertIfAbsent(this.model.create({ _id: membershipId, created_at: new Date() }));
   }
 }

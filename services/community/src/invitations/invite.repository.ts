@@ -1,7 +1,6 @@
-import { insertWithNextId, isDuplicateKey } from '@masthead/core/mongo';
+import { insertWithNextId, isDuplicateKey, claimSlot } from '@masthead/core/mongo';
 import { randomUUID } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
-import { claimSlot } from '../support/slot-claim.js';
 import { activationModel, type ActivationRecord } from './activation.schema.js';
 import { inviteModel, type InviteRecord } from './invite.schema.js';
 

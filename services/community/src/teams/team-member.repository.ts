@@ -1,6 +1,5 @@
-import { insertWithNextId, isDuplicateKey } from '@masthead/core/mongo';
+import { insertWithNextId, isDuplicateKey, claimSlot } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
-import { claimSlot } from '../support/slot-claim.js';
 import { teamMemberModel, type TeamMemberRecord, type TeamMemberStatus, type TeamRole } from './team-member.schema.js';
 
 export type NewTeamMember = Omit<TeamMemberRecord, '_id' | 'created_at' | 'seat'>;

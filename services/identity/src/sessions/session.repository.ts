@@ -1,4 +1,4 @@
-import { insertWithNextId, isDuplicateKey } from '@masthead/core/mongo';
+import { insertIfAbsent, insertWithNextId } from '@masthead/core/mongo';
 import type { Connection } from 'mongoose';
 import {
   sessionModels,
@@ -11,17 +11,6 @@ import {
 } from './session.schema.js';
 import type { Rotation } from './rotation-seal.js';
 import { hashToken } from './tokens.js';
-
-/** True when the insert went in, false when the key was there already. */
-async function ignoreDuplicate(insert: Promise<unknown>): Promise<boolean> {
-  try {
-    await insert;
-    return true;
-  } catch (error) {
-    if (isDuplicateKey(error)) return false;
-    throw error;
-  }
-}
 
 export type NewSession = Omit<SessionRecord, '_id' | 'created_at' | 'revoked_at' | 'compromised_at'>;
 
@@ -62,10 +51,8 @@ export class SessionRepository {
    */
   async storeRotation(session: SessionRecord, rotation: Rotation, withRefreshRecord: boolean): Promise<void> {
     await Promise.all([
-      ignoreDuplicate(this.addToken(hashToken(rotation.token), session._id, rotation.expiresAt)),
-      withRefreshRecord
-        ? ignoreDuplicate(this.addRefreshToken(hashToken(rotation.refreshToken), session, rotation.refreshExpiresAt))
-        : null,
+      insertIfAbsent(this.addToken(hashToken(rotation.token), session._id, rotation.expiresAt)),
+      withRefreshRecord ? insertIfAbsent(this.addRefreshToken(hashToken(rotation.refreshToken), session, rotation.refreshExpiresAt)) : null,
     ]);
     await this.models.sessions.updateOne({ _id: session._id }, { $max: { expires_at: rotation.expiresAt } }).exec();
   }
@@ -101,7 +88,7 @@ export class SessionRepository {
   async claimUse(secretHash: string, reuse?: { sealed: string; until: Date }): Promise<boolean> {
     const record: SecretUseRecord = { _id: secretHash, used_at: new Date() };
     if (reuse) Object.assign(record, { reuse: reuse.sealed, reuse_until: reuse.until });
-    return ignoreDuplicate(this.models.secretUses.create(record));
+    return insertIfAbsent(this.models.secretUses.create(record));
   }
 
   findUse(secretHash: string): Promise<SecretUseRecord | null> {
