@@ -99,7 +99,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
       });
       await usage.stop();
       await nats.close().catch(() => undefined);
-      for (const client of Object.values(clients)) client.close();
+      clients.close();
     },
   };
 }

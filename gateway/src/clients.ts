@@ -6,7 +6,7 @@ import type { GatewayConfig } from './config.js';
 export type ServiceName = ProcessName;
 
 /** One client per gRPC service the gateway calls: every entry of the shared table (ADR 0097). */
-export type ServiceClients = Clients<ClientName>;
+export type ServiceClients = Clients<ClientName> & { close(): void };
 
 export const serviceAddressesOf = (config: GatewayConfig): Record<ServiceName, string> => processAddresses(config);
 
