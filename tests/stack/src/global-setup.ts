@@ -3,22 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFirebaseAuth, startInfrastructure, type StartedFirebaseAuth } from '@masthead/local-infra';
 import type { TestProject } from 'vitest/node';
+import type { RunProvided } from '@masthead/service-testkit';
 import type {} from 'vitest';
 import { startCardProviders } from './card-providers.js';
 
+// The provided values are declared once, in the service test kit; TypeScript does not carry an
+// augmentation across pnpm's linked copies of vitest, so this package repeats only its name.
 declare module 'vitest' {
-  export interface ProvidedContext {
-    mongoUrl: string;
-    natsUrl: string;
-    /** FIREBASE_AUTH_EMULATOR_HOST of the run's Firebase Auth emulator; '' when it failed to start. */
-    idpEmulatorHost: string;
-    /** The emulator's (demo) project ID, which test resources name in their settings. */
-    idpProjectId: string;
-    /** localstripe's API base (CARDPROVIDER_API_BASE for billing); '' when it failed to start. */
-    localStripeUrl: string;
-    /** stripe-mock's API base; '' when it failed to start. */
-    stripeMockUrl: string;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an augmentation names its source
+  export interface ProvidedContext extends RunProvided {}
 }
 
 /**
