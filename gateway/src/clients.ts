@@ -8,6 +8,7 @@ import { LegacySourceServiceService } from '@masthead/proto/billing/legacy_sourc
 import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
+import { InvitationsServiceService } from '@masthead/proto/community/invitations';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { IdentityProviderServiceService } from '@masthead/proto/identity/idp';
 import { MemberAccessServiceService } from '@masthead/proto/identity/access';
@@ -42,6 +43,8 @@ export interface ServiceClients {
   /** Accounts: POST /account-requests (document 2 J). */
   accountRequests: ServiceClient<typeof AccountRequestServiceService>;
   community: ServiceClient<typeof CommunityServiceService>;
+  /** Community: invitations, team invites and invitation codes (document 2 C, D). */
+  invitations: ServiceClient<typeof InvitationsServiceService>;
   integrations: ServiceClient<typeof IntegrationsServiceService>;
   /** Identity: suspension, profile removal (docs/adr/0071). */
   memberAccess: ServiceClient<typeof MemberAccessServiceService>;
@@ -78,6 +81,7 @@ export function createServiceClients(config: GatewayConfig, interceptors: Interc
     accountRequestPayments: createServiceClient(AccountRequestPaymentServiceService, addresses.billing, options),
     accountRequests: createServiceClient(AccountRequestServiceService, addresses.accounts, options),
     community: createServiceClient(CommunityServiceService, addresses.community, options),
+    invitations: createServiceClient(InvitationsServiceService, addresses.community, options),
     integrations: createServiceClient(IntegrationsServiceService, addresses.integrations, options),
     memberAccess: createServiceClient(MemberAccessServiceService, addresses.identity, options),
     profile: createServiceClient(ProfileServiceService, addresses.identity, options),
