@@ -4,6 +4,7 @@ import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead
 import { AccountsServiceService } from '@masthead/proto/accounts';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
+import { InvitationsServiceService } from '@masthead/proto/community/invitations';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { IdentityProviderServiceService } from '@masthead/proto/identity/idp';
 import { MemberAccessServiceService } from '@masthead/proto/identity/access';
@@ -63,6 +64,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const accounts = createServiceClient(AccountsServiceService, config.ACCOUNTS_ADDR, clientOptions);
   const catalog = createServiceClient(CatalogServiceService, config.CATALOG_ADDR, clientOptions);
   const community = createServiceClient(CommunityServiceService, config.COMMUNITY_ADDR, clientOptions);
+  const invitations = createServiceClient(InvitationsServiceService, config.COMMUNITY_ADDR, clientOptions);
 
   const users = new UserRepository(runtime.db);
   const memberSessions = new MemberSessions(runtime.db);
@@ -152,7 +154,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     60_000,
   );
   reuseSweep.unref();
-  const idp = await createIdpModule(runtime, config, { users, relationships, starter, limiter, resources });
+  const idp = await createIdpModule(runtime, config, { users, relationships, starter, limiter, resources, invitations });
   const recovery = await createRecovery({
     runtime,
     config,
@@ -232,7 +234,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     async () => {
       clearInterval(sweep);
       await recovery.drain();
-      for (const client of [accounts, catalog, community]) client.close();
+      for (const client of [accounts, catalog, community, invitations]) client.close();
     },
   );
 }
