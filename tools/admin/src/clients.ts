@@ -3,6 +3,7 @@ import { createServiceClient, type ServiceClient } from '@masthead/core/grpc';
 import { AccountsServiceService } from '@masthead/proto/accounts';
 import { CardProviderConnectionServiceService } from '@masthead/proto/billing/connection';
 import { CatalogServiceService } from '@masthead/proto/catalog';
+import { InvitationsServiceService } from '@masthead/proto/community/invitations';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { MemberAccessServiceService } from '@masthead/proto/identity/access';
 import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
@@ -15,6 +16,8 @@ export interface AdminClients {
   recovery: ServiceClient<typeof AccountRecoveryServiceService>;
   /** Billing's card-provider connections (secret keys go in, never out). */
   connections: ServiceClient<typeof CardProviderConnectionServiceService>;
+  /** Community's invitation codes. */
+  invitations: ServiceClient<typeof InvitationsServiceService>;
   close(): void;
 }
 
@@ -26,6 +29,7 @@ export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients
       IDENTITY_ADDR: serviceAddresses.IDENTITY_ADDR,
       CATALOG_ADDR: serviceAddresses.CATALOG_ADDR,
       BILLING_ADDR: serviceAddresses.BILLING_ADDR,
+      COMMUNITY_ADDR: serviceAddresses.COMMUNITY_ADDR,
     },
     env,
   );
@@ -37,6 +41,7 @@ export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients
     memberAccess: createServiceClient(MemberAccessServiceService, config.IDENTITY_ADDR, options),
     recovery: createServiceClient(AccountRecoveryServiceService, config.IDENTITY_ADDR, options),
     connections: createServiceClient(CardProviderConnectionServiceService, config.BILLING_ADDR, options),
+    invitations: createServiceClient(InvitationsServiceService, config.COMMUNITY_ADDR, options),
   };
   return { ...clients, close: () => Object.values(clients).forEach((client) => client.close()) };
 }
