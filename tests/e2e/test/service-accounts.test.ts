@@ -21,6 +21,9 @@ const error = (code: string, description: string) => ({ error: code, error_descr
 const AUTH_FAILED = error('auth_failed', 'Authentication required');
 const ACCESS = error('access', 'Access denied');
 const ACCESS_FAIL = error('auth_access_fail', 'Account is inactive or its access to this resource is locked');
+// A key change drops the gateway's cached resolution when its event arrives; an event that waits
+// in the outbox under load is bounded by the cache TTL (10 s), so the wait allows for both.
+const KEY_CHANGE_SEEN_MS = 15_000;
 
 /** Service accounts (document 2, section I) and GET /integrations/external/subscription. */
 describe('service accounts and the external subscription lookup', () => {
@@ -246,7 +249,7 @@ describe('service accounts and the external subscription lookup', () => {
       const refused = await eventually(async () => {
         const response = await lookup(tenant, { 'service-api-key': key });
         return response.status === 401 ? response : undefined;
-      });
+      }, KEY_CHANGE_SEEN_MS);
       expect(refused.body).toEqual(ACCESS_FAIL);
       // A suspended key does not fall back to the token: a member token changes nothing.
       const member = await createMember(s.stack, tenant);
@@ -258,7 +261,10 @@ describe('service accounts and the external subscription lookup', () => {
         id: account!.id,
         status: ServiceAccountStatus.SERVICE_ACCOUNT_STATUS_ACTIVE,
       });
-      await eventually(async () => ((await lookup(tenant, { 'service-api-key': key })).status === 200 ? true : undefined));
+      await eventually(
+        async () => ((await lookup(tenant, { 'service-api-key': key })).status === 200 ? true : undefined),
+        KEY_CHANGE_SEEN_MS,
+      );
     });
 
     it('falls back to ordinary resolution for a revoked key: guest → 401 auth_failed, member token → 403 access', async () => {
@@ -270,7 +276,7 @@ describe('service accounts and the external subscription lookup', () => {
       const guest = await eventually(async () => {
         const response = await lookup(tenant, { 'service-api-key': key });
         return response.status === 401 ? response : undefined;
-      });
+      }, KEY_CHANGE_SEEN_MS);
       expect(guest.body).toEqual(AUTH_FAILED);
       const member = await createMember(s.stack, tenant);
       const withToken = await lookup(tenant, { 'service-api-key': key, token: await signIn(tenant, member) });
@@ -626,7 +632,10 @@ describe('service accounts and the external subscription lookup', () => {
 
       const suspended = await cli('suspend-service-account', '--id', String(printed['id']));
       expect(JSON.parse(suspended.stdout)).toMatchObject({ status: 'suspended' });
-      await eventually(async () => ((await lookup(tenant, { 'service-api-key': key })).status === 401 ? true : undefined));
+      await eventually(
+        async () => ((await lookup(tenant, { 'service-api-key': key })).status === 401 ? true : undefined),
+        KEY_CHANGE_SEEN_MS,
+      );
       await cli('resume-service-account', '--id', String(printed['id']));
 
       const revoked = await cli('revoke-service-account', '--id', String(printed['id']));
@@ -635,7 +644,7 @@ describe('service accounts and the external subscription lookup', () => {
       const fallback = await eventually(async () => {
         const response = await lookup(tenant, { 'service-api-key': key });
         return response.body['error'] === 'auth_failed' ? response : undefined;
-      });
+      }, KEY_CHANGE_SEEN_MS);
       expect(fallback.status).toBe(401);
     });
 

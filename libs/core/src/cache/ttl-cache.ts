@@ -1,10 +1,13 @@
 /**
  * A small in-process cache with expiry, a size bound and in-flight de-duplication: concurrent
  * misses for one key share a single load, so a cold key costs one call, not one per request.
+ * An invalidation also disowns the loads in flight: their answers may predate it, so they reach
+ * their callers but are not stored, and the next miss loads afresh.
  */
 export class TtlCache<K, V> {
   private readonly entries = new Map<K, { value: V; expiresAt: number }>();
   private readonly loading = new Map<K, Promise<V>>();
+  private generation = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -36,14 +39,18 @@ export class TtlCache<K, V> {
     if (cached !== undefined) return cached;
     const pending = this.loading.get(key);
     if (pending) return pending;
-    const promise = load().then(
+    const started = this.generation;
+    const settled = (): void => {
+      if (this.loading.get(key) === promise) this.loading.delete(key);
+    };
+    const promise: Promise<V> = load().then(
       (value) => {
-        this.loading.delete(key);
-        this.set(key, value);
+        settled();
+        if (started === this.generation) this.set(key, value);
         return value;
       },
       (error: unknown) => {
-        this.loading.delete(key);
+        settled();
         throw error;
       },
     );
@@ -53,14 +60,22 @@ export class TtlCache<K, V> {
 
   delete(key: K): void {
     this.entries.delete(key);
+    this.disownLoads();
   }
 
   /** Drops entries whose value matches, e.g. every key that points at one updated resource. */
   deleteWhere(predicate: (value: V) => boolean): void {
     for (const [key, entry] of this.entries) if (predicate(entry.value)) this.entries.delete(key);
+    this.disownLoads();
   }
 
   clear(): void {
     this.entries.clear();
+    this.disownLoads();
+  }
+
+  private disownLoads(): void {
+    this.generation++;
+    this.loading.clear();
   }
 }
