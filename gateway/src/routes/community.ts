@@ -1,4 +1,5 @@
-import { pending, type RouteDefinition } from './define.js';
+import { activateInvite, inviteActivationRequest, inviteValidationRequest, validateInvite } from '../handlers/invitations.js';
+import { pending, route, type RouteDefinition } from './define.js';
 
 /** Community: teams, passes, sponsored subscriptions, ticketed events: the OPERATIONS.md rows community owns, by method then path. */
 export const COMMUNITY_ROUTES: readonly RouteDefinition[] = [
@@ -27,8 +28,22 @@ export const COMMUNITY_ROUTES: readonly RouteDefinition[] = [
   pending({ method: 'GET', path: '/user/ti-event/{id}/passes', service: 'community', access: 'member' }),
   pending({ method: 'GET', path: '/user/ti-events', service: 'community', access: 'member' }),
   pending({ method: 'POST', path: '/admin/teams/{team_id}/invites/{invite_id}/resend', service: 'community', access: 'member' }),
-  pending({ method: 'POST', path: '/invite-activation', service: 'community', access: 'member' }),
-  pending({ method: 'POST', path: '/invite-validation', service: 'community', access: 'guestWithResource' }),
+  route({
+    method: 'POST',
+    path: '/invite-activation',
+    service: 'community',
+    access: 'member',
+    request: inviteActivationRequest,
+    handler: activateInvite,
+  }),
+  route({
+    method: 'POST',
+    path: '/invite-validation',
+    service: 'community',
+    access: 'guestWithResource',
+    request: inviteValidationRequest,
+    handler: validateInvite,
+  }),
   pending({ method: 'POST', path: '/ti-event/pass/invite-activation', service: 'community', access: 'member' }),
   pending({ method: 'POST', path: '/ti-event/pass/invite-validation', service: 'community', access: 'guestWithResource' }),
   pending({ method: 'POST', path: '/ti-event/ticket/pass/authorization', service: 'community', access: 'guestWithResource' }),

@@ -163,7 +163,7 @@ describe('invitation activation', () => {
     });
     const callers = Array.from({ length: 50 }, () => callerIn(resourceId));
     const results = await Promise.allSettled(
-      callers.map((caller) => stack.invitations.activateInvite({ caller, invite: `cap10-${resourceId}` })),
+      callers.map((caller) => stack.invitations.activateInvite({ caller, invite: `cap10-${resourceId}`, singleSubscription: false })),
     );
     const granted = results.filter((result) => result.status === 'fulfilled');
     expect(granted).toHaveLength(10);
@@ -204,7 +204,7 @@ describe('invitation activation', () => {
     });
     const callers = Array.from({ length: 50 }, () => callerIn(resourceId));
     const results = await Promise.allSettled(
-      callers.map((caller) => stack.invitations.activateInvite({ caller, invite: `team-${resourceId}` })),
+      callers.map((caller) => stack.invitations.activateInvite({ caller, invite: `team-${resourceId}`, singleSubscription: false })),
     );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(10);
     for (const result of results) {
@@ -231,7 +231,9 @@ describe('invitation activation', () => {
       title: '',
       description: '',
     });
-    await expect(stack.invitations.activateInvite({ caller: callerIn(resourceA), invite: `only-b-${resourceB}` })).rejects.toMatchObject({
+    await expect(
+      stack.invitations.activateInvite({ caller: callerIn(resourceA), invite: `only-b-${resourceB}`, singleSubscription: false }),
+    ).rejects.toMatchObject({
       status: 422,
       code: 'invalid_invite',
     });
@@ -251,6 +253,41 @@ describe('invitation activation', () => {
       returnInvite: false,
       ip: '1.1.1.1',
     });
-    expect(preview).toMatchObject({ result: true, invite: { code: `only-b-${resourceB}` }, subscription: { id: seat.id }, team: null });
+    expect(preview).toEqual({ invite: expect.objectContaining({ code: `only-b-${resourceB}`, subscription_id: seat.id }) });
+  });
+
+  it('checks a code for the identity exchange without the flood counter, and validates operator codes', async () => {
+    const resourceId = newId();
+    const { seat, paid } = await catalogOf(resourceId);
+    const code = (fields: Partial<Parameters<typeof stack.invitations.createInvitationCode>[0]>) =>
+      stack.invitations.createInvitationCode({
+        resourceId,
+        pricingId: seat.id,
+        code: '',
+        activationsLimit: 0,
+        email: '',
+        title: '',
+        description: '',
+        ...fields,
+      });
+    const generated = await code({ email: ' Bound@Example.com ' });
+    expect(generated).toMatchObject({ email: 'bound@example.com', title: 'Seat', activations_limit: 0 });
+    expect(generated?.['code']).toMatch(/^[0-9a-f]{40}$/);
+    const check = (email: string) => stack.invitations.checkInvite({ resourceId, invite: String(generated?.['code']), email });
+    // More checks than the preview's flood limit: the exchange's check is not counted.
+    for (let i = 0; i < 55; i++) await expect(check('bound@example.com')).resolves.toEqual({ result: true });
+    await expect(check('else@example.com')).rejects.toMatchObject({ status: 409, code: 'invalid_invite' });
+
+    await expect(code({ pricingId: paid.id })).rejects.toMatchObject({ code: 'invalid_subscription_id' });
+    await expect(code({ pricingId: 987_654 })).rejects.toMatchObject({ status: 404, code: 'subscription_not_found' });
+    await expect(code({ code: 'short' })).rejects.toMatchObject({ code: 'invalid_code' });
+    await expect(code({ email: 'not-an-email' })).rejects.toMatchObject({ code: 'invalid_email' });
+    await expect(code({ startDate: 'soon' })).rejects.toMatchObject({ code: 'invalid_start_date' });
+    await expect(code({ startDate: '2030-01-02T00:00:00Z', endDate: '2030-01-01T00:00:00Z' })).rejects.toMatchObject({
+      code: 'invalid_end_date',
+    });
+    await expect(code({ activationsLimit: -1 })).rejects.toMatchObject({ code: 'invalid_activations_limit' });
+    await code({ code: 'Taken-Code-01' });
+    await expect(code({ code: 'taken-code-01' })).rejects.toMatchObject({ status: 409, code: 'invalid_code' });
   });
 });

@@ -58,7 +58,11 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const runtime = await openServiceRuntime('identity', config, logger);
   const clientOptions = { defaultDeadlineMs: config.GRPC_DEADLINE_MS };
   const addresses = { accounts: config.ACCOUNTS_ADDR, catalog: config.CATALOG_ADDR, community: config.COMMUNITY_ADDR };
-  const { accounts, catalog, community } = createClients(['accounts', 'catalog', 'community'], addresses, clientOptions);
+  const { accounts, catalog, community, invitations } = createClients(
+    ['accounts', 'catalog', 'community', 'invitations'],
+    addresses,
+    clientOptions,
+  );
 
   const users = new UserRepository(runtime.db);
   const memberSessions = new MemberSessions(runtime.db);
@@ -148,7 +152,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     60_000,
   );
   reuseSweep.unref();
-  const idp = await createIdpModule(runtime, config, { users, relationships, starter, limiter, resources });
+  const idp = await createIdpModule(runtime, config, { users, relationships, starter, limiter, resources, invitations });
   const recovery = await createRecovery({
     runtime,
     config,
@@ -228,7 +232,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     async () => {
       clearInterval(sweep);
       await recovery.drain();
-      for (const client of [accounts, catalog, community]) client.close();
+      for (const client of [accounts, catalog, community, invitations]) client.close();
     },
   );
 }

@@ -1,5 +1,8 @@
 import { createMember, createTenant, type Tenant } from '@masthead/testkit';
+import { createServiceClient } from '@masthead/core/grpc';
+import { InvitationsServiceService } from '@masthead/proto/community/invitations';
 import { describe, expect, it } from 'vitest';
+import { catalogKit } from './catalog-support.js';
 import { errorBody, idpEmulator, unsignedToken } from './idp-support.js';
 import { anyToken, collectEvents, eventually, useStack } from './support.js';
 
@@ -12,6 +15,28 @@ describe('POST /idp/oauth/token', () => {
   const s = useStack();
   const idp = idpEmulator();
   const providerTenant = () => createTenant(s.stack, { settings: idp.settings() });
+  const kit = catalogKit(s);
+  /** An operator's invitation code (the admin CLI's RPC). */
+  const invitationCode = async (
+    tenant: Tenant,
+    pricingId: number,
+    fields: { code?: string; activationsLimit?: number; email?: string } = {},
+  ) => {
+    const client = createServiceClient(InvitationsServiceService, s.stack.env['COMMUNITY_ADDR']!, { defaultDeadlineMs: 10_000 });
+    try {
+      return await client.createInvitationCode({
+        resourceId: tenant.resourceId,
+        pricingId,
+        code: fields.code ?? '',
+        activationsLimit: fields.activationsLimit ?? 0,
+        email: fields.email ?? '',
+        title: '',
+        description: '',
+      });
+    } finally {
+      client.close();
+    }
+  };
   const exchange = (tenant: Tenant, idToken: string | null, json?: unknown) =>
     s.api('/idp/oauth/token', {
       method: 'POST',
@@ -167,6 +192,41 @@ describe('POST /idp/oauth/token', () => {
       const response = await exchange(tenant, person.idToken, { invite: '  TEAM-INVITE-1 ' });
       expect(response.status).toBe(409);
       expect(response.body).toEqual(errorBody('verify_failed'));
+      expect(await s.db('identity').collection('users').findOne({ email: person.email })).toBeNull();
+    });
+
+    it("accepts an invitation through community: the code's membership, in the exchange's own resource", async () => {
+      const tenant = await providerTenant();
+      const plan = await kit.plan(tenant, 'invited', { title: 'Invited' });
+      const free = await kit.pricing(plan.id, 'Invited free', { price: 0 });
+      const code = await invitationCode(tenant, free.id, { code: 'Idp-Welcome-01', activationsLimit: 1 });
+      const person = await idp.createUser();
+      const response = await exchange(tenant, person.idToken, { invite: '  idp-welcome-01 ' });
+      expect(response.status).toBe(201);
+      const user = await s.api('/user', { headers: { resource: tenant.publicKey, token: response.body['token'] as string } });
+      const userId = (user.body as { id: number }).id;
+      const memberships = await s.db('catalog').collection('memberships').find({ user_id: userId, active: true }).toArray();
+      expect(memberships.map((row) => row['pricing_id'])).toEqual([free.id]);
+      expect(await s.db('community').collection('invite_activations').countDocuments({ invite_id: code?.['id'], user_id: userId })).toBe(1);
+
+      // Used up (cap 1): the next identity is refused before anything is written.
+      const next = await idp.createUser();
+      expect((await exchange(tenant, next.idToken, { invite: 'idp-welcome-01' })).body).toEqual(errorBody('verify_failed'));
+      expect(await s.db('identity').collection('users').findOne({ email: next.email })).toBeNull();
+      // Another resource's code is no code here.
+      const elsewhere = await providerTenant();
+      const other = await invitationCode(elsewhere, (await kit.pricing((await kit.plan(elsewhere, 'x')).id, 'X', { price: 0 })).id);
+      expect((await exchange(tenant, next.idToken, { invite: other?.['code'] })).body).toEqual(errorBody('verify_failed'));
+      expect(await s.db('community').collection('invite_activations').countDocuments({ invite_id: other?.['id'] })).toBe(0);
+    });
+
+    it('409 verify_failed for a code bound to another email, before writing anything', async () => {
+      const tenant = await providerTenant();
+      const plan = await kit.plan(tenant, 'invited', { title: 'Invited' });
+      const free = await kit.pricing(plan.id, 'Invited free', { price: 0 });
+      await invitationCode(tenant, free.id, { code: 'bound-idp-0001', email: 'someone@example.test' });
+      const person = await idp.createUser();
+      expect((await exchange(tenant, person.idToken, { invite: 'bound-idp-0001' })).body).toEqual(errorBody('verify_failed'));
       expect(await s.db('identity').collection('users').findOne({ email: person.email })).toBeNull();
     });
 

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { createTenant } from '@masthead/testkit';
+import { catalogKit } from './catalog-support.js';
 import { eventually, useStack } from './support.js';
 
 const run = promisify(execFile);
@@ -110,5 +112,67 @@ describe('operator path', () => {
       allowedOrigins: [],
     });
     await eventually(async () => ((await s.api('/plans', { headers: { resource: key } })).status === 200 ? true : undefined), 5000);
+  });
+
+  it('creates free invitation codes for a Pricing (cap, window, email binding) that members activate', async () => {
+    const kit = catalogKit(s);
+    const tenant = await createTenant(s.stack);
+    const plan = await kit.plan(tenant, 'comp', { title: 'Comp' });
+    const free = await kit.pricing(plan.id, 'Comp free', { price: 0 });
+    const paid = await kit.pricing(plan.id, 'Comp paid', { price: 900 });
+    const create = async (...args: string[]) =>
+      JSON.parse((await cli('create-invitation-code', '--resource-id', String(tenant.resourceId), ...args)).stdout) as Record<
+        string,
+        unknown
+      >;
+
+    const random = await create('--pricing-id', String(free.id), '--activations-limit', '1', '--end-date', '2999-01-01T00:00:00Z');
+    expect(random).toMatchObject({ subscription_id: free.id, activations_limit: 1, email: null, end_date: '2999-01-01T00:00:00.000Z' });
+    expect(random['code']).toMatch(/^[0-9a-f]{40}$/);
+    expect((await create('--pricing-id', String(free.id)))['code']).not.toBe(random['code']);
+    const member = await kit.signedInMember(tenant);
+    const bound = await create('--pricing-id', String(free.id), '--code', 'Welcome-Comp-01', '--email', member.email.toUpperCase());
+    expect(bound).toMatchObject({ code: 'Welcome-Comp-01', email: member.email, activations_limit: 0 });
+    // Stored as the service stores codes: one row, looked up case-insensitively within the resource.
+    expect(
+      await s
+        .db('community')
+        .collection('invites')
+        .findOne({ _id: bound['id'] as never }),
+    ).toMatchObject({
+      resource_id: tenant.resourceId,
+      code_key: 'welcome-comp-01',
+      pricing_id: free.id,
+    });
+
+    const headers = { resource: tenant.publicKey, token: member.token };
+    for (const invite of [String(random['code']), 'welcome-comp-01']) {
+      const response = await s.api('/invite-activation', { method: 'POST', headers, json: { invite } });
+      expect(response.body).toEqual({ result: true, subscription_id: free.id });
+    }
+    const other = await kit.signedInMember(tenant);
+    const usedUp = await s.api('/invite-activation', {
+      method: 'POST',
+      headers: { resource: tenant.publicKey, token: other.token },
+      json: { invite: random['code'] },
+    });
+    expect(usedUp.status).toBe(422);
+
+    // Refusals name what is wrong, and nothing is stored.
+    const refusal = (...args: string[]) =>
+      cli('create-invitation-code', '--resource-id', String(tenant.resourceId), ...args).catch(
+        (error: { code: number; stderr: string }) => error,
+      );
+    for (const [args, text] of [
+      [['--pricing-id', String(paid.id)], 'free Pricings only'],
+      [['--pricing-id', String(free.id), '--code', 'welcome-COMP-01'], 'already has this code'],
+      [['--pricing-id', String(free.id), '--end-date', 'tomorrow'], 'end_date'],
+      [['--pricing-id', '999999'], 'Subscription not found'],
+    ] as const) {
+      const failure = await refusal(...args);
+      expect(failure).toMatchObject({ code: 1, stderr: expect.stringContaining(text) });
+    }
+    expect(await refusal()).toMatchObject({ code: 2, stderr: expect.stringContaining('--pricing-id is required') });
+    expect(await s.db('community').collection('invites').countDocuments({ resource_id: tenant.resourceId })).toBe(3);
   });
 });

@@ -9,7 +9,8 @@ import { loadFixture, parseFixture } from './fixture.js';
 
 const USAGE = `masthead-admin <command> [options]
 
-Talks to the services' internal gRPC APIs (addresses from ACCOUNTS_ADDR, IDENTITY_ADDR, CATALOG_ADDR, BILLING_ADDR).
+Talks to the services' internal gRPC APIs (addresses from ACCOUNTS_ADDR, IDENTITY_ADDR, CATALOG_ADDR, BILLING_ADDR,
+COMMUNITY_ADDR).
 
 Commands:
   load-fixture <file> [--force]         create or update partners, resources, plans, pricings and
@@ -44,6 +45,12 @@ Commands:
   show-cardprovider-key --resource-id N --mode test|live
                                         whether a key is stored, its last four characters and
                                         the encryption key ID; never the key
+  create-invitation-code --resource-id N --pricing-id N [--code C] [--activations-limit N]
+                         [--start-date ISO] [--end-date ISO] [--email E] [--title T] [--description D]
+                                        a free invitation code for a free Pricing of the resource
+                                        (POST /invite-activation grants it); without --code a random
+                                        40-character code; --activations-limit 0 or absent: no cap;
+                                        --email binds the code to that member's email
 `;
 
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -212,6 +219,18 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
   },
   'show-cardprovider-key': async (clients, values) =>
     showConnection(await clients.connections.getConnection({ resourceId: integer(values, 'resource-id'), mode: text(values, 'mode') })),
+  'create-invitation-code': (clients, values) =>
+    clients.invitations.createInvitationCode({
+      resourceId: integer(values, 'resource-id'),
+      pricingId: integer(values, 'pricing-id'),
+      code: optional(values, 'code') ?? '',
+      activationsLimit: optional(values, 'activations-limit') === undefined ? 0 : integer(values, 'activations-limit'),
+      startDate: optional(values, 'start-date'),
+      endDate: optional(values, 'end-date'),
+      email: optional(values, 'email') ?? '',
+      title: optional(values, 'title') ?? '',
+      description: optional(values, 'description') ?? '',
+    }),
   'issue-login-token': async (clients, values) => {
     const ttl = optional(values, 'ttl-seconds');
     const issued = await clients.recovery.issueExternalLoginToken({
@@ -246,6 +265,12 @@ const STRING_OPTIONS = [
   'user-id',
   'ttl-seconds',
   'mode',
+  'pricing-id',
+  'code',
+  'activations-limit',
+  'start-date',
+  'end-date',
+  'description',
 ];
 const MULTIPLE_OPTIONS = ['grant'];
 const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams'];

@@ -2,7 +2,7 @@ import { createClients, type Clients } from '@masthead/core/clients';
 import { loadConfig, serviceAddresses } from '@masthead/core/config';
 
 /** The internal APIs the admin CLI calls, from the clients table shared with the gateway (ADR 0097). */
-const ADMIN_CLIENTS = ['accounts', 'identity', 'catalog', 'memberAccess', 'recovery', 'connections'] as const;
+const ADMIN_CLIENTS = ['accounts', 'identity', 'catalog', 'memberAccess', 'recovery', 'connections', 'invitations'] as const;
 
 export type AdminClients = Clients<(typeof ADMIN_CLIENTS)[number]> & { close(): void };
 
@@ -14,6 +14,7 @@ export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients
       IDENTITY_ADDR: serviceAddresses.IDENTITY_ADDR,
       CATALOG_ADDR: serviceAddresses.CATALOG_ADDR,
       BILLING_ADDR: serviceAddresses.BILLING_ADDR,
+      COMMUNITY_ADDR: serviceAddresses.COMMUNITY_ADDR,
     },
     env,
   );
@@ -22,6 +23,7 @@ export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients
     identity: config.IDENTITY_ADDR,
     catalog: config.CATALOG_ADDR,
     billing: config.BILLING_ADDR,
+    community: config.COMMUNITY_ADDR,
   };
   return createClients(ADMIN_CLIENTS, addresses, { defaultDeadlineMs: 30_000 });
 }

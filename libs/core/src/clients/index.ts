@@ -7,6 +7,7 @@ import { LegacySourceServiceService } from '@masthead/proto/billing/legacy_sourc
 import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
 import { CatalogServiceService } from '@masthead/proto/catalog';
 import { CommunityServiceService } from '@masthead/proto/community';
+import { InvitationsServiceService } from '@masthead/proto/community/invitations';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { MemberAccessServiceService } from '@masthead/proto/identity/access';
 import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
@@ -49,6 +50,8 @@ export const SERVICE_CLIENTS = {
   /** Card-provider secret keys: in, never out (ADR 0120). Operators only. */
   connections: { definition: CardProviderConnectionServiceService, process: 'billing' },
   community: { definition: CommunityServiceService, process: 'community' },
+  /** Team invites, invitation codes, validation and activation (document 2 C, D). */
+  invitations: { definition: InvitationsServiceService, process: 'community' },
   integrations: { definition: IntegrationsServiceService, process: 'integrations' },
 } as const satisfies Record<string, { definition: UnaryServiceDefinition; process: ProcessName }>;
 

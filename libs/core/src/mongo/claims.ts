@@ -17,13 +17,19 @@ export async function insertIfAbsent(insert: Promise<unknown>): Promise<boolean>
 }
 
 /**
- * Claims the lowest free slot number from `from` upward by inserting a document whose unique key
- * holds the slot. `from` is only a hint (a count read before): a taken slot answers with a
- * duplicate key and the next is tried. Returns the slot, or null when every slot below `limit`
- * is taken (limit 0 = no cap).
+ * Claims a free slot number by inserting a document whose unique key holds the slot. `from` is a
+ * hint (a count read before): the scan starts there, and under a cap wraps around to the slots
+ * below it, where a claim released after a failure leaves a hole that would otherwise stay empty.
+ * A count already at the cap means full (no probing). Returns the slot, or null when every slot
+ * below `limit` is taken (limit 0 = no cap).
  */
 export async function claimSlot(insert: (slot: number) => Promise<unknown>, from: number, limit: number): Promise<number | null> {
-  for (let slot = Math.max(0, from); limit <= 0 || slot < limit; slot++) {
+  const start = Math.max(0, from);
+  if (limit > 0 && start >= limit) return null;
+  for (let slot = start; limit <= 0 || slot < limit; slot++) {
+    if (await insertIfAbsent(insert(slot))) return slot;
+  }
+  for (let slot = 0; slot < start; slot++) {
     if (await insertIfAbsent(insert(slot))) return slot;
   }
   return null;

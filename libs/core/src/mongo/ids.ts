@@ -5,6 +5,8 @@ const COUNTERS = 'counters';
 const MAX_ATTEMPTS = 50;
 
 type Counters = Collection<{ _id: string; seq: number }>;
+/** Any model: only its collection's name keys the counter. */
+type NamedCollection = { collection: { collectionName: string } };
 
 /**
  * A unique index refused the write. MongoDB reports E11000; FerretDB's SQLite backend reports an
@@ -69,10 +71,8 @@ export async function insertWithNextId<T extends { _id: number }>(
   model: Model<T>,
   document: Omit<T, '_id'>,
 ): Promise<T> {
-  const name = model.collection.collectionName;
-  const counters: Counters = connection.collection(COUNTERS);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const id = await inSequence(connection, name, () => proposeId(counters, name));
+    const id = await allocateId(connection, model);
     try {
       const created = await model.create({ ...document, _id: id });
       return created.toObject() as T;
@@ -81,9 +81,24 @@ export async function insertWithNextId<T extends { _id: number }>(
       // FerretDB's duplicate-key error does not name the index: the ID clashed only if a row
       // holds it; otherwise another unique index refused the row, which is the caller's conflict.
       if (!(await model.exists({ _id: id }))) throw error;
-      // Lost counter update (FerretDB) or a row written with an explicit ID: catch up and retry.
-      await counters.updateOne({ _id: name }, { $max: { seq: id } });
+      await settleIdClash(connection, model, id);
     }
   }
-  throw new Error(`could not allocate an ID in ${name}`);
+  throw new Error(`could not allocate an ID in ${model.collection.collectionName}`);
+}
+
+/**
+ * The next proposed ID of the model's collection, for a caller that inserts the row itself (for
+ * instance under another unique key it probes). A duplicate key on `_id` then calls for
+ * `settleIdClash` and a new proposal.
+ */
+export function allocateId(connection: Connection, model: NamedCollection): Promise<number> {
+  const name = model.collection.collectionName;
+  return inSequence(connection, name, () => proposeId(connection.collection(COUNTERS), name));
+}
+
+/** A proposed ID was taken (lost counter update on FerretDB, or a row with an explicit ID): catch up. */
+export async function settleIdClash(connection: Connection, model: NamedCollection, id: number): Promise<void> {
+  const counters: Counters = connection.collection(COUNTERS);
+  await counters.updateOne({ _id: model.collection.collectionName }, { $max: { seq: id } });
 }

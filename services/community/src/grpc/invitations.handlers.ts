@@ -4,6 +4,8 @@ import type { InvitationsServiceService } from '@masthead/proto/community/invita
 import type { InviteActivationService } from '../invitations/invite-activation.service.js';
 import type { InvitePreviewService } from '../invitations/invite-preview.service.js';
 import type { TeamInviteService } from '../invitations/team-invite.service.js';
+import { inviteRecord } from '../teams/team.wire.js';
+import { toTeamInfo } from './community.wire.js';
 import { callerOf } from './teams.handlers.js';
 
 interface Deps {
@@ -29,9 +31,16 @@ export function invitationsHandlers({ teamInvites, activation, preview }: Deps):
       await teamInvites.resend(callerOf(caller), teamId, inviteId);
       return { result: true };
     },
-    validateInvite: (request) => preview.validate(request),
-    activateInvite: async ({ caller, invite }) => {
-      const { subscriptionId } = await activation.activate(callerOf(caller), invite);
+    validateInvite: async (request) => {
+      const { invite, team } = await preview.validate(request);
+      return { invite: inviteRecord(invite), team: team ? toTeamInfo(team) : undefined };
+    },
+    checkInvite: async (request) => {
+      await preview.check(request);
+      return { result: true };
+    },
+    activateInvite: async ({ caller, invite, singleSubscription }) => {
+      const { subscriptionId } = await activation.activate(callerOf(caller), invite, { singleSubscription });
       return subscriptionId === null ? { result: true } : { result: true, subscriptionId };
     },
     createInvitationCode: (request) => preview.createCode(request),

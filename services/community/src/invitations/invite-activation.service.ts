@@ -1,6 +1,6 @@
 import type { EventPublisher } from '@masthead/core/events';
 import type { ServiceClient } from '@masthead/core/grpc';
-import type { CatalogServiceService, Pricing } from '@masthead/proto/catalog';
+import type { CatalogServiceService, Membership, Pricing } from '@masthead/proto/catalog';
 import type { Caller } from '@masthead/proto/community/teams';
 import type { PaymentCustomers } from '../support/payment-customers.js';
 import type { TeamMemberRepository } from '../teams/team-member.repository.js';
@@ -13,6 +13,11 @@ import type { InviteRecord } from './invite.schema.js';
 
 /** Document 2 D: a non-team Pricing invite is rejected on reuse once its activation is 12 hours old. */
 const REUSE_WINDOW_MS = 12 * 60 * 60 * 1000;
+
+export interface ActivationOptions {
+  /** The resource's `single_subscription` setting. */
+  singleSubscription?: boolean;
+}
 
 interface Deps {
   invites: InviteRepository;
@@ -38,7 +43,7 @@ export function inviteUsable(invite: InviteRecord, email: string, now = new Date
 export class InviteActivationService {
   constructor(private readonly deps: Deps) {}
 
-  async activate(caller: Caller, code: string): Promise<{ subscriptionId: number | null }> {
+  async activate(caller: Caller, code: string, options: ActivationOptions = {}): Promise<{ subscriptionId: number | null }> {
     const invite = code ? await this.deps.invites.findByCode(caller.resourceId, code) : null;
     if (!invite || !inviteUsable(invite, caller.email)) throw invalidInvite();
     const team = invite.team_id ? await this.team(invite.team_id, caller.email) : null;
@@ -66,9 +71,13 @@ export class InviteActivationService {
         throw error;
       }
     }
-    if (pricing) {
+    // A paid Pricing of a non-team invite is not granted: the activation succeeds and answers its
+    // subscription_id, for the member to buy it (document 2 D; docs/adr/0137). The team owner
+    // pays for team seats.
+    if (pricing && (team || pricing.price === 0)) {
+      let granted: Membership;
       try {
-        await this.deps.catalog.grantMembership(
+        granted = await this.deps.catalog.grantMembership(
           { resourceId: caller.resourceId, userId: caller.userId, pricingId: pricing.id, autorenew: false },
           { idempotent: true },
         );
@@ -77,9 +86,30 @@ export class InviteActivationService {
         await release();
         throw acceptInviteFail();
       }
+      await this.replaceOthers(caller, pricing, granted.id, options.singleSubscription === true);
     }
     await this.notify(caller, invite);
     return { subscriptionId: !team && pricing ? pricing.id : null };
+  }
+
+  /**
+   * The granted membership replaces the member's other active memberships of the same plan, and
+   * with the resource's `single_subscription` every other one of the resource (document 2 D;
+   * docs/adr/0137). Like the original's unchecked saves, a failed detach does not undo the grant.
+   */
+  private async replaceOthers(caller: Caller, pricing: Pricing, keepId: number, single: boolean): Promise<void> {
+    const { resourceId, userId } = caller;
+    try {
+      const { items } = await this.deps.catalog.listMemberships({ resourceId, userId, includeHistory: false }, { idempotent: true });
+      const replaced = items.filter(
+        (membership) => membership.active && membership.id !== keepId && (single || membership.pricing?.planId === pricing.planId),
+      );
+      await Promise.allSettled(
+        replaced.map((membership) => this.deps.catalog.detachMembership({ resourceId, userId, membershipId: membership.id })),
+      );
+    } catch {
+      /* the membership is granted; replacing the others is best effort (docs/adr/0137) */
+    }
   }
 
   /** The relationship: reactivated as an active `user` when it exists, else a new row on a seat. */
@@ -108,11 +138,11 @@ export class InviteActivationService {
   }
 
   private async pricing(caller: Caller, pricingId: number): Promise<Pricing> {
-    try {
-      return await this.deps.catalog.getPricing({ resourceId: caller.resourceId, pricingId }, { idempotent: true });
-    } catch {
-      throw incorrectSubscription();
-    }
+    const pricing = await this.deps.catalog
+      .getPricing({ resourceId: caller.resourceId, pricingId }, { idempotent: true })
+      .catch(() => null);
+    if (!pricing?.active) throw incorrectSubscription();
+    return pricing;
   }
 
   private async notify(caller: Caller, invite: InviteRecord): Promise<void> {

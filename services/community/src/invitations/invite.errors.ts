@@ -18,3 +18,5 @@ export const incorrectSubscription = defineError({ status: 406, code: 'incorrect
 export const teamPaymentFail = defineError({ status: 406, code: 'team_payment_fail', description: 'Team payment failed' });
 /** POST /invite-activation: the membership could not be granted. */
 export const acceptInviteFail = defineError({ status: 406, code: 'accept_invite_fail', description: 'Invite could not be accepted' });
+/** POST /invite-validation: the final lookup finds nothing (the invite's team or Pricing is gone). */
+export const incorrectInvite = defineError({ status: 406, code: 'incorrect_invite', description: 'Incorrect invite' });

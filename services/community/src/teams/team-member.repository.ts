@@ -1,4 +1,4 @@
-import { insertWithNextId, isDuplicateKey, claimSlot } from '@masthead/core/mongo';
+import { allocateId, claimSlot, isDuplicateKey, settleIdClash } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import { teamMemberModel, type TeamMemberRecord, type TeamMemberStatus, type TeamRole } from './team-member.schema.js';
 
@@ -10,6 +10,12 @@ export type SeatClaim = { row: TeamMemberRecord } | { full: true } | { existing:
 class ExistingRelationship extends Error {
   constructor(readonly row: TeamMemberRecord) {
     super('relationship exists');
+  }
+}
+
+class IdClash extends Error {
+  constructor() {
+    super('proposed ID taken');
   }
 }
 
@@ -64,30 +70,46 @@ export class TeamMemberRepository {
   }
 
   /**
-   * Inserts the relationship on the lowest free seat below `limit` (0 = no cap). Every
-   * relationship holds a seat, inactive ones included (document 2 D counts them all).
+   * Inserts the relationship on a free seat below `limit` (0 = no cap). Every relationship holds
+   * a seat, inactive ones included (document 2 D counts them all). The row's ID is proposed once
+   * and each seat probe is a single insert: under a rush of parallel activations a probe costs no
+   * counter round trip, and a team counted full is refused without probing.
    */
   async claimSeat(member: NewTeamMember, limit: number): Promise<SeatClaim> {
     const from = await this.model.countDocuments({ team_id: member.team_id }).exec();
-    let row: TeamMemberRecord | undefined;
+    for (;;) {
+      const row: TeamMemberRecord = {
+        ...member,
+        pricing_id: member.pricing_id ?? null,
+        _id: await allocateId(this.db, this.model),
+        seat: 0,
+        created_at: new Date(),
+      };
+      try {
+        const seat = await claimSlot((slot) => this.insertOnSeat(row, slot), from, limit);
+        return seat === null ? { full: true } : { row: { ...row, seat } };
+      } catch (error) {
+        if (error instanceof ExistingRelationship) return { existing: error.row };
+        if (!(error instanceof IdClash)) throw error;
+        await settleIdClash(this.db, this.model, row._id);
+      }
+    }
+  }
+
+  /**
+   * One seat probe. FerretDB's duplicate-key error does not name the index, so a refusal is read
+   * back: a taken seat lets the scan go on; otherwise the user's relationship exists (a parallel
+   * activation) or the proposed ID was taken.
+   */
+  private async insertOnSeat(row: TeamMemberRecord, seat: number): Promise<void> {
     try {
-      const seat = await claimSlot(
-        async (slot) => {
-          try {
-            row = await insertWithNextId(this.db, this.model, { ...member, seat: slot, created_at: new Date() });
-          } catch (error) {
-            // The other unique key: the user's relationship exists (a parallel activation).
-            const existing = isDuplicateKey(error) ? await this.find(member.team_id, member.user_id) : null;
-            throw existing ? new ExistingRelationship(existing) : error;
-          }
-        },
-        from,
-        limit,
-      );
-      return seat === null || !row ? { full: true } : { row };
+      await this.model.create({ ...row, seat });
     } catch (error) {
-      if (error instanceof ExistingRelationship) return { existing: error.row };
-      throw error;
+      if (!isDuplicateKey(error)) throw error;
+      if (await this.model.exists({ team_id: row.team_id, seat })) throw error;
+      const existing = await this.find(row.team_id, row.user_id);
+      if (existing) throw new ExistingRelationship(existing);
+      throw new IdClash();
     }
   }
 

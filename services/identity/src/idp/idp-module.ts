@@ -1,4 +1,6 @@
+import type { ServiceClient } from '@masthead/core/grpc';
 import type { ServiceRuntime } from '@masthead/core/service';
+import type { InvitationsServiceService } from '@masthead/proto/community/invitations';
 import type { IdentityConfig } from '../config.js';
 import { idpHandlers } from '../grpc/idp.handlers.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
@@ -14,7 +16,7 @@ import { FirebaseProvider } from './firebase-provider.js';
 import { FirestoreDocstore } from './firestore-docstore.js';
 import { IdentityLinker } from './identity-linker.js';
 import { IdpLinkRepository } from './idp-link.repository.js';
-import { UnavailableInvitations } from './invitations.js';
+import { CommunityInvitations } from './invitations.js';
 import { LocalDocstore } from './local-docstore.js';
 import { MemberProviderTokens } from './member-provider-tokens.js';
 import { ProviderMailService } from './provider-mail.service.js';
@@ -27,6 +29,8 @@ interface IdpModuleDeps {
   starter: SessionStarter;
   limiter: AddressLimiter;
   resources: ResourceDirectory;
+  /** Community's invitations, for the exchange's `invite` (docs/adr/0139). */
+  invitations: ServiceClient<typeof InvitationsServiceService>;
 }
 
 /** Wires the identity-provider area (document 1, A); the composition root registers its handlers. */
@@ -44,7 +48,7 @@ export async function createIdpModule(runtime: ServiceRuntime, config: IdentityC
     provider,
     linker,
     tokens,
-    exchange: new TokenExchangeService({ provider, linker, starter, invitations: new UnavailableInvitations() }),
+    exchange: new TokenExchangeService({ provider, linker, starter, invitations: new CommunityInvitations(deps.invitations) }),
     providerSignIn: new ProviderSignInService({ provider, limiter, limitPerHour: config.IDP_SIGN_IN_LIMIT_PER_HOUR }),
     mail: new ProviderMailService({ provider, limiter, limitPerHour: config.IDP_MAIL_LIMIT_PER_HOUR }),
     emailRelationships: new EmailRelationshipService({

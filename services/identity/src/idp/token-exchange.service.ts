@@ -43,12 +43,15 @@ export class TokenExchangeService {
     const invite = command.invite.trim();
     if (invite.length > MAX_INVITE_LENGTH) throw invitationNotAcceptable();
     // Checked before anything is written, so a refused invitation leaves no half-made member.
-    if (invite) await this.deps.invitations.assertAcceptable(resource.id, invite);
+    if (invite) await this.deps.invitations.assertAcceptable(resource, invite, verified.identity.email ?? '');
 
     const member = await this.deps.linker.resolve(resource, verified, {
       mayJoin: command.createMember !== false || invite !== '',
     });
-    if (invite) await this.deps.invitations.accept(resource.id, member.user._id, invite);
+    if (invite) {
+      const { _id: id, email, role } = member.user;
+      await this.deps.invitations.accept(resource, { id, email, role }, invite);
+    }
     const event = member.registered ? 'user_signup' : 'user_login';
     const started = await this.startSession(member.user._id, resource, context, event, member.registered);
     return { token: started, existed: member.existed, registered: member.registered };
