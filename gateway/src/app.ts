@@ -50,9 +50,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     authentication.listen(nats, logger);
     clients.identity = withAuthenticationCache(clients.identity, authentication);
   }
-  const serviceKeys = new ServiceKeyResolver(clients.accounts, config.SERVICE_KEY_CACHE_TTL_MS);
+  const serviceKeys = new ServiceKeyResolver(clients.serviceAccounts, config.SERVICE_KEY_CACHE_TTL_MS);
   serviceKeys.listen(nats, logger);
-  const usage = new ServiceAccountUsage(clients.accounts, config.SERVICE_USAGE_FLUSH_MS, logger);
+  const usage = new ServiceAccountUsage(clients.serviceAccounts, config.SERVICE_USAGE_FLUSH_MS, logger);
 
   const app = express();
   app.disable('x-powered-by');

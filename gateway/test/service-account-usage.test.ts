@@ -1,5 +1,5 @@
 import { createLogger } from '@masthead/core/logging';
-import type { RecordServiceAccountUsageRequest } from '@masthead/proto/accounts';
+import type { RecordServiceAccountUsageRequest } from '@masthead/proto/accounts/service_accounts';
 import { describe, expect, it } from 'vitest';
 import { ServiceAccountUsage } from '../src/auth/service-account-usage.js';
 import type { ServiceClients } from '../src/clients.js';
@@ -16,7 +16,7 @@ function fakeAccounts() {
       reports.push(request);
       return {};
     },
-  } as unknown as ServiceClients['accounts'];
+  } as unknown as ServiceClients['serviceAccounts'];
   return { client, reports, state };
 }
 

@@ -18,7 +18,7 @@ export class ServiceAccountUsage {
   private readonly timer: NodeJS.Timeout;
 
   constructor(
-    private readonly accounts: ServiceClients['accounts'],
+    private readonly serviceAccounts: ServiceClients['serviceAccounts'],
     intervalMs: number,
     private readonly logger: Logger,
   ) {
@@ -61,7 +61,7 @@ export class ServiceAccountUsage {
       lastUsedAt: new Date(usage.lastUsedAt).toISOString(),
     }));
     try {
-      await this.accounts.recordServiceAccountUsage({ usages });
+      await this.serviceAccounts.recordServiceAccountUsage({ usages });
     } catch (error) {
       this.logger.warn({ err: error, accounts: usages.length }, 'service-account usage report deferred');
       for (const [id, usage] of batch) {

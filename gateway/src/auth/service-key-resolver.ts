@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { TtlCache } from '@masthead/core/cache';
 import { onEvent } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
-import type { ResolveServiceKeyResponse } from '@masthead/proto/accounts';
+import type { ResolveServiceKeyResponse } from '@masthead/proto/accounts/service_accounts';
 import type { NatsConnection } from 'nats';
 import type { ServiceClients } from '../clients.js';
 
@@ -16,7 +16,7 @@ export class ServiceKeyResolver {
   private readonly cache: TtlCache<string, ResolveServiceKeyResponse>;
 
   constructor(
-    private readonly accounts: ServiceClients['accounts'],
+    private readonly serviceAccounts: ServiceClients['serviceAccounts'],
     ttlMs: number,
   ) {
     this.cache = new TtlCache(ttlMs);
@@ -30,6 +30,6 @@ export class ServiceKeyResolver {
 
   resolve(key: string): Promise<ResolveServiceKeyResponse> {
     const hash = createHash('sha256').update(key, 'utf8').digest('hex');
-    return this.cache.getOrLoad(hash, () => this.accounts.resolveServiceKey({ key }, { idempotent: true }));
+    return this.cache.getOrLoad(hash, () => this.serviceAccounts.resolveServiceKey({ key }, { idempotent: true }));
   }
 }

@@ -1,5 +1,5 @@
 import type { Resource } from '@masthead/proto/accounts';
-import { ServiceKeyState } from '@masthead/proto/accounts';
+import { ServiceKeyState } from '@masthead/proto/accounts/service_accounts';
 import { RelationshipStatus, SessionState } from '@masthead/proto/identity';
 import type { Request } from 'express';
 import type { ServiceClients } from '../clients.js';

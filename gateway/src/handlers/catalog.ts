@@ -7,18 +7,18 @@ import type { Handler } from '../routes/define.js';
 import { serializePaginator, serializePlan, serializePricing } from '../serializers/catalog.js';
 
 /** GET /plans: public plan list, paginated (document 1, section F). */
-export const listPlans: Handler<'guestWithResource', z.output<typeof pageRequest>> = async (context, page, { catalog }) => {
+export const listPlans: Handler<'guestWithResource', z.output<typeof pageRequest>> = async (context, page, { plans }) => {
   const admin = isAdminRole(context.caller.role);
-  const result = await catalog.listPlans({ resourceId: context.resource.id, query: toPageQuery(page) }, { idempotent: true });
+  const result = await plans.listPlans({ resourceId: context.resource.id, query: toPageQuery(page) }, { idempotent: true });
   return { body: { items: result.items.map((plan) => serializePlan(plan, admin)), paginator: serializePaginator(result.paginator) } };
 };
 
 export const planRequest = fromParams({ id: pathId(planNotFound) });
 
 /** GET /plans/{id}: plan detail. */
-export const getPlan: Handler<'guestWithResource', z.output<typeof planRequest>> = async (context, { id }, { catalog }) => {
+export const getPlan: Handler<'guestWithResource', z.output<typeof planRequest>> = async (context, { id }, { plans }) => {
   const admin = isAdminRole(context.caller.role);
-  const plan = await catalog.getPlan({ resourceId: context.resource.id, planId: id }, { idempotent: true });
+  const plan = await plans.getPlan({ resourceId: context.resource.id, planId: id }, { idempotent: true });
   return { body: serializePlan(plan, admin) };
 };
 
@@ -26,17 +26,17 @@ export const getPlan: Handler<'guestWithResource', z.output<typeof planRequest>>
  * GET /integrations/plans: the embedded catalog, grouped by plan, by title ascending, not
  * paginated. The resource header is optional here: without one the answer is `{items: []}`.
  */
-export const listEmbeddedPlans: Handler<'guest'> = async (context, _input, { catalog }) => {
+export const listEmbeddedPlans: Handler<'guest'> = async (context, _input, { plans }) => {
   if (!context.resource) return { body: { items: [] } };
   const admin = isAdminRole(context.caller.role);
-  const result = await catalog.listEmbeddedPlans({ resourceId: context.resource.id }, { idempotent: true });
+  const result = await plans.listEmbeddedPlans({ resourceId: context.resource.id }, { idempotent: true });
   return { body: { items: result.items.map((plan) => serializePlan(plan, admin)) } };
 };
 
 /** GET /subscriptions: public Pricing list, paginated and filterable. */
-export const listPricings: Handler<'guestWithResource', z.output<typeof pageRequest>> = async (context, page, { catalog }) => {
+export const listPricings: Handler<'guestWithResource', z.output<typeof pageRequest>> = async (context, page, { pricings }) => {
   const admin = isAdminRole(context.caller.role);
-  const result = await catalog.listPricings({ resourceId: context.resource.id, query: toPageQuery(page) }, { idempotent: true });
+  const result = await pricings.listPricings({ resourceId: context.resource.id, query: toPageQuery(page) }, { idempotent: true });
   return {
     body: { items: result.items.map((pricing) => serializePricing(pricing, admin)), paginator: serializePaginator(result.paginator) },
   };
@@ -45,8 +45,8 @@ export const listPricings: Handler<'guestWithResource', z.output<typeof pageRequ
 export const pricingRequest = fromParams({ id: pathId(subscriptionNotFound) });
 
 /** GET /subscriptions/{id}: Pricing detail, visible like the plan detail (ADR 0010). */
-export const getPricing: Handler<'guestWithResource', z.output<typeof pricingRequest>> = async (context, { id }, { catalog }) => {
+export const getPricing: Handler<'guestWithResource', z.output<typeof pricingRequest>> = async (context, { id }, { pricings }) => {
   const admin = isAdminRole(context.caller.role);
-  const pricing = await catalog.getPricing({ resourceId: context.resource.id, pricingId: id }, { idempotent: true });
+  const pricing = await pricings.getPricing({ resourceId: context.resource.id, pricingId: id }, { idempotent: true });
   return { body: serializePricing(pricing, admin) };
 };

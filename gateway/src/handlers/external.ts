@@ -19,9 +19,9 @@ export const externalSubscriptionRequest = z
 export const getExternalSubscription: Handler<'serviceAccount', z.output<typeof externalSubscriptionRequest>> = async (
   context,
   { externalSourceId },
-  { catalog },
+  { pricings },
 ) => {
   const admin = isAdminRole(context.caller.role);
-  const pricing = await catalog.findPricingByExternalSource({ resourceId: context.resource.id, externalSourceId }, { idempotent: true });
+  const pricing = await pricings.findPricingByExternalSource({ resourceId: context.resource.id, externalSourceId }, { idempotent: true });
   return { body: { subscription: serializePricing(pricing, admin) } };
 };

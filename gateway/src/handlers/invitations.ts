@@ -35,12 +35,13 @@ export const validateInvite: Handler<'guestWithResource', z.output<typeof invite
     returnInvite: input.return_invite,
     ip: context.ip,
   });
-  const invite = preview.invite ?? {};
-  const pricingId = typeof invite['subscription_id'] === 'number' ? invite['subscription_id'] : 0;
-  const pricing = pricingId ? await clients.catalog.getPricing({ resourceId, pricingId }, READ) : null;
+  const invite = preview.invite;
+  if (!invite) throw new Error('ValidateInvite answered without its invite');
+  const pricingId = invite.pricingId ?? 0;
+  const pricing = pricingId ? await clients.pricings.getPricing({ resourceId, pricingId }, READ) : null;
   const body = serializeInvitePreview({ email: email || null, invite, pricing, team: preview.team ?? null });
   if (input.return_invite) {
-    const bound = typeof invite['email'] === 'string' ? invite['email'] : email;
+    const bound = invite.email ?? email;
     body['data'] = serializeInviteData(invite, await memberExists(clients, context, bound));
   }
   return { body };
@@ -64,17 +65,17 @@ async function memberExists(clients: ServiceClients, context: ResourceContext, e
   }
 }
 
-/** Who activates, as community's Caller: what the member context proves. */
-const communityCaller = (context: MemberScopeContext): Caller => ({
+/** Who asks, as community's Caller: what the member context proves. */
+export const communityCaller = (context: MemberScopeContext): Caller => ({
   resourceId: context.resource.id,
   userId: context.caller.user.id,
   email: context.caller.user.email,
   globalRole: context.caller.role,
 });
 
-/** The resource's `single_subscription` setting (a truthy stored value). */
-const singleSubscription = (context: ResourceContext): boolean => {
-  const value = context.resource.settings?.['single_subscription'];
+/** A resource setting that is on when its stored value is truthy (`single_subscription`, ...). */
+export const resourceFlag = (context: ResourceContext, name: string): boolean => {
+  const value = context.resource.settings?.[name];
   return value === true || value === 1 || value === '1' || value === 'true';
 };
 
@@ -83,7 +84,7 @@ export const activateInvite: Handler<'member', z.output<typeof inviteActivationR
   const result = await clients.invitations.activateInvite({
     caller: communityCaller(context),
     invite: input.invite,
-    singleSubscription: singleSubscription(context),
+    singleSubscription: resourceFlag(context, 'single_subscription'),
   });
   return { body: serializeActivation(result.subscriptionId) };
 };

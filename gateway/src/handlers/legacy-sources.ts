@@ -8,7 +8,7 @@ import {
 import { toPageQuery } from '@masthead/core/pagination';
 import { LegacyVariant, type CardItem, type LegacyCustomer } from '@masthead/proto/billing/legacy_sources';
 import { z } from 'zod';
-import { pathId, type pageRequest, raise, text } from '../http/request.js';
+import { jsonObjectBody, pathId, type pageRequest, raise, text } from '../http/request.js';
 import { serializePaginator } from '../serializers/catalog.js';
 import type { Handler } from '../routes/define.js';
 import { scopeOf } from './payment-sources.js';
@@ -16,12 +16,10 @@ import { scopeOf } from './payment-sources.js';
 /** Legacy card-provider routes (document 1 D); docs/adr/0124. */
 
 /** A JSON object; form fields are not read (document 1 D). */
-const jsonObjectBody = z
-  .object({ json: z.record(z.unknown()).optional() })
-  .transform(({ json }, ctx) => json ?? raise(ctx, incorrectDataNotAcceptable));
+const jsonBody = jsonObjectBody(incorrectDataNotAcceptable);
 
 const tokenField = (field: 'customer_id' | 'token', missing: () => ServiceError) =>
-  jsonObjectBody.transform((json, ctx) => {
+  jsonBody.transform((json, ctx) => {
     const token = text.parse(json[field]).trim();
     return token ? { token } : raise(ctx, missing);
   });
@@ -59,7 +57,7 @@ const localId = (value: unknown): number =>
       : 0;
 
 /** The nested reads of confirm-payment-method; any of them missing is 406 incorrect_data. */
-export const confirmRequest = jsonObjectBody.transform((json, ctx) => {
+export const confirmRequest = jsonBody.transform((json, ctx) => {
   const paymentMethodId = text.parse(nested(json['intent'], 'payment_method')).trim();
   const customerId = text.parse(nested(json['customer'], 'customer_id')).trim();
   const paymentCustomerId = localId(nested(json['customer'], 'id'));
@@ -128,7 +126,7 @@ export const recordCardAttachAttempt: Handler<'member'> = async (context, _input
  * POST /user/cardprovider/customer/import: `customer_id` (optional) is a provider customer ID;
  * anything but a `cus_…` string is 406 incorrect_customer_id.
  */
-export const importCustomerRequest = jsonObjectBody.transform((json, ctx) => {
+export const importCustomerRequest = jsonBody.transform((json, ctx) => {
   const value = json['customer_id'];
   if (value === undefined || value === null || value === '') return { customerId: '' };
   return typeof value === 'string' && /^cus_[A-Za-z0-9]{1,250}$/.test(value.trim())
@@ -147,7 +145,7 @@ export const importLegacyCustomer: Handler<'member', z.output<typeof importCusto
 };
 
 /** POST /user/card: `token` (a provider card token) and optional `customer_id` (a local legacy customer ID). */
-export const addCardRequest = jsonObjectBody.transform((json, ctx) => {
+export const addCardRequest = jsonBody.transform((json, ctx) => {
   const token = text.parse(json['token']).trim();
   if (!token) return raise(ctx, incorrectToken);
   const customer = json['customer_id'];

@@ -1,6 +1,6 @@
 import { languageNotFound } from '@masthead/core/errors';
 import { parsePageRequest, toPageQuery } from '@masthead/core/pagination';
-import { CurrencySource } from '@masthead/proto/accounts';
+import { CurrencySource } from '@masthead/proto/accounts/localization';
 import { z } from 'zod';
 import { isAdminRole } from '../auth/roles.js';
 import { resolveRequestIp } from '../http/request-ip.js';
@@ -34,26 +34,31 @@ export const countriesRequest = rawRequest.transform((raw) => ({ real: realFlag(
  * the request IP, or the grouped users' countries with a resource and `real` (or the resource
  * setting `use_group_users_country`). An admin context may name the IP with `ip`.
  */
-export const listCountries: Handler<'guest' | 'admin', z.output<typeof countriesRequest>> = async (context, input, { accounts }, req) => {
+export const listCountries: Handler<'guest' | 'admin', z.output<typeof countriesRequest>> = async (
+  context,
+  input,
+  { localization },
+  req,
+) => {
   // The request IP unless an admin context (admin, partner, root) names another one.
   const ip = (isAdminRole(context.caller.role) ? input.ip : '') || resolveRequestIp(req);
-  const result = await accounts.listCountries({ resourceId: context.resource?.id ?? 0, real: input.real, ip }, { idempotent: true });
+  const result = await localization.listCountries({ resourceId: context.resource?.id ?? 0, real: input.real, ip }, { idempotent: true });
   return { body: { items: result.items.map(result.grouped ? serializeGroupedCountry : serializeCountry) } };
 };
 
 export const geoInfoRequest = rawRequest.transform((raw) => ({ ip: queryOrJsonText(raw, 'ip').trim() }));
 
 /** GET /geoinfo: `ip` (no format validation; falsey → the request IP). No handler error code. */
-export const getGeoInfo: Handler<'guest', z.output<typeof geoInfoRequest>> = async (context, { ip: asked }, { accounts }, req) => {
+export const getGeoInfo: Handler<'guest', z.output<typeof geoInfoRequest>> = async (context, { ip: asked }, { localization }, req) => {
   // "0" is falsey where the spec's behaviour comes from, and is no address either.
   const ip = asked && asked !== '0' ? asked : resolveRequestIp(req);
-  const info = await accounts.getGeoInfo({ ip }, { idempotent: true });
+  const info = await localization.getGeoInfo({ ip }, { idempotent: true });
   return { body: { data: serializeGeoInfo(info) } };
 };
 
 /** GET /currency: `{items: [{title}]}` in configured order; `items` omitted when none. */
-export const listCurrencies: Handler<'guest'> = async (context, _input, { accounts }) => {
-  const result = await accounts.listCurrencies({ resourceId: context.resource?.id ?? 0 }, { idempotent: true });
+export const listCurrencies: Handler<'guest'> = async (context, _input, { localization }) => {
+  const result = await localization.listCurrencies({ resourceId: context.resource?.id ?? 0 }, { idempotent: true });
   return { body: result.items.length > 0 ? { items: result.items.map(serializeCurrency) } : {} };
 };
 
@@ -67,8 +72,8 @@ const SOURCE_NAMES: Partial<Record<CurrencySource, string>> = {
  * with their ISO 4217 code, name and minor-unit digits (null where the label is no ISO code),
  * and where the list comes from.
  */
-export const adminListCurrencies: Handler<'admin'> = async (context, _input, { accounts }) => {
-  const result = await accounts.listCurrencies({ resourceId: context.resource.id }, { idempotent: true });
+export const adminListCurrencies: Handler<'admin'> = async (context, _input, { localization }) => {
+  const result = await localization.listCurrencies({ resourceId: context.resource.id }, { idempotent: true });
   const body: Record<string, unknown> = {};
   if (result.items.length > 0) body['items'] = result.items.map(serializeAdminCurrency);
   body['source'] = SOURCE_NAMES[result.source] ?? null;
@@ -89,15 +94,15 @@ export const languagesRequest = z
   .transform(({ query }) => query);
 
 /** GET /languages: paginated, every language (inactive and non-default included). */
-export const listLanguages: Handler<'guest', z.output<typeof languagesRequest>> = async (context, page, { accounts }) => {
-  const result = await accounts.listLanguages({ query: toPageQuery(page) }, { idempotent: true });
+export const listLanguages: Handler<'guest', z.output<typeof languagesRequest>> = async (context, page, { localization }) => {
+  const result = await localization.listLanguages({ query: toPageQuery(page) }, { idempotent: true });
   return { body: { items: result.items.map(serializeLanguage), paginator: serializePaginator(result.paginator) } };
 };
 
 export const languageRequest = fromParams({ id: pathId(languageNotFound, { zero: false }) });
 
 /** GET /languages/{id}: the language record; 404 language_not_found otherwise. */
-export const getLanguage: Handler<'guest', z.output<typeof languageRequest>> = async (context, { id }, { accounts }) => {
-  const language = await accounts.getLanguage({ id }, { idempotent: true });
+export const getLanguage: Handler<'guest', z.output<typeof languageRequest>> = async (context, { id }, { localization }) => {
+  const language = await localization.getLanguage({ id }, { idempotent: true });
   return { body: serializeLanguage(language) };
 };

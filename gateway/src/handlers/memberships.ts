@@ -32,9 +32,9 @@ const membershipId = z.object({ id: pathId(subscriptionNotFound) });
 export const membershipRequest = z.object({ params: membershipId }).transform(({ params }) => params);
 
 /** GET /user/plans: distinct plans of the member's memberships, each with one `subscription`. */
-export const listUserPlans: Handler<'member', Page> = async (context, page, { catalog }) => {
+export const listUserPlans: Handler<'member', Page> = async (context, page, { memberViews }) => {
   const admin = isAdminRole(context.caller.role);
-  const result = await catalog.listUserPlans({ ...member(context), query: toPageQuery(page) }, READ);
+  const result = await memberViews.listUserPlans({ ...member(context), query: toPageQuery(page) }, READ);
   return { body: { items: result.items.map((plan) => serializeUserPlan(plan, admin)), paginator: serializePaginator(result.paginator) } };
 };
 
@@ -43,9 +43,9 @@ export const teamPlansRequest = z
   .object({ params: z.object({ team_id: pathId(teamNotFound) }), query: pageAndFilter })
   .transform(({ params, query }) => ({ teamId: params.team_id, page: query }));
 
-export const listTeamPlans: Handler<'member', z.output<typeof teamPlansRequest>> = async (context, { teamId, page }, { catalog }) => {
+export const listTeamPlans: Handler<'member', z.output<typeof teamPlansRequest>> = async (context, { teamId, page }, { memberViews }) => {
   const admin = isAdminRole(context.caller.role);
-  const result = await catalog.listTeamPlans({ ...member(context), teamId, query: toPageQuery(page) }, READ);
+  const result = await memberViews.listTeamPlans({ ...member(context), teamId, query: toPageQuery(page) }, READ);
   return {
     body: {
       items: result.items.map((plan) => serializePlan(plan, admin, { usersLimit: true })),
@@ -55,8 +55,8 @@ export const listTeamPlans: Handler<'member', z.output<typeof teamPlansRequest>>
 };
 
 /** GET /user/plans/history: the member's membership changes, paginated like the other lists. */
-export const listMembershipHistory: Handler<'member', Page> = async (context, page, { catalog }) => {
-  const result = await catalog.listMembershipHistory({ ...member(context), query: toPageQuery(page) }, READ);
+export const listMembershipHistory: Handler<'member', Page> = async (context, page, { memberships }) => {
+  const result = await memberships.listMembershipHistory({ ...member(context), query: toPageQuery(page) }, READ);
   return { body: { items: result.items.map(serializeMembershipChange), paginator: serializePaginator(result.paginator) } };
 };
 
@@ -75,15 +75,19 @@ export const renewalRequest = z
     return { id: params.id, autorenew };
   });
 
-export const setMembershipRenewal: Handler<'member', z.output<typeof renewalRequest>> = async (context, { id, autorenew }, { catalog }) => {
+export const setMembershipRenewal: Handler<'member', z.output<typeof renewalRequest>> = async (
+  context,
+  { id, autorenew },
+  { memberships },
+) => {
   const admin = isAdminRole(context.caller.role);
-  const membership = await catalog.setMembershipRenewal({ ...member(context), membershipId: id, autorenew });
+  const membership = await memberships.setMembershipRenewal({ ...member(context), membershipId: id, autorenew });
   return { body: { item: serializeMembership(membership, admin) } };
 };
 
 /** DELETE /user/subscriptions/{id}: detaches the membership (it becomes inactive). */
-export const detachMembership: Handler<'member', z.output<typeof membershipRequest>> = async (context, { id }, { catalog }) => {
-  await catalog.detachMembership({ ...member(context), membershipId: id });
+export const detachMembership: Handler<'member', z.output<typeof membershipRequest>> = async (context, { id }, { memberships }) => {
+  await memberships.detachMembership({ ...member(context), membershipId: id });
   return { body: { result: true } };
 };
 
@@ -92,9 +96,9 @@ export const detachMembership: Handler<'member', z.output<typeof membershipReque
  * `filter` is parsed and validated but not applied; order, by and sort are not read. A page
  * without resources is exactly `{items: [{resources: []}]}`, as the spec writes it.
  */
-export const listResourceMemberships: Handler<'member', z.output<typeof pageAndFilterRequest>> = async (context, page, { catalog }) => {
+export const listResourceMemberships: Handler<'member', z.output<typeof pageAndFilterRequest>> = async (context, page, { memberViews }) => {
   const admin = isAdminRole(context.caller.role);
-  const result = await catalog.listResourceMemberships(
+  const result = await memberViews.listResourceMemberships(
     {
       userId: context.caller.user.id,
       partnerId: context.resource.partnerId,

@@ -132,6 +132,16 @@ export const queryOrJsonText = (raw: RawRequest, name: string): string => {
   return typeof fromBody === 'string' ? fromBody : '';
 };
 
+/** `json` of the raw request when the operation requires a JSON object: else `notJson`. */
+export const requiredJson = (notJson: () => ServiceError) =>
+  z
+    .record(z.unknown())
+    .optional()
+    .transform((json, ctx) => json ?? raise(ctx, notJson));
+
+/** A body that is only a required JSON object. */
+export const jsonObjectBody = (notJson: () => ServiceError) => z.object({ json: requiredJson(notJson) }).transform(({ json }) => json);
+
 /** A path ID of at most nine digits; anything else answers with the operation's not-found. */
 export const pathId = (notFound: () => ServiceError, options: { zero?: boolean } = {}) =>
   z.unknown().transform((value, ctx) => {

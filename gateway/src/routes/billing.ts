@@ -1,4 +1,5 @@
 import * as accountRequests from '../handlers/account-requests.js';
+import * as connect from '../handlers/cardprovider-connect.js';
 import * as legacy from '../handlers/legacy-sources.js';
 import * as sources from '../handlers/payment-sources.js';
 import { pageRequest } from '../http/request.js';
@@ -6,7 +7,13 @@ import { pending, route, type RouteDefinition } from './define.js';
 
 /** Billing: cards, payment sources, transactions, external purchase records: the OPERATIONS.md rows billing owns, by method then path. */
 export const BILLING_ROUTES: readonly RouteDefinition[] = [
-  pending({ method: 'DELETE', path: '/admin/integrations/cardprovider/connect', service: 'billing', access: 'admin' }),
+  route({
+    method: 'DELETE',
+    path: '/admin/integrations/cardprovider/connect',
+    service: 'billing',
+    access: 'admin',
+    handler: connect.clearConnect,
+  }),
   pending({ method: 'DELETE', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' }),
   route({
     method: 'DELETE',
@@ -32,7 +39,13 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
     request: sources.sourceRequest,
     handler: sources.removeSource,
   }),
-  pending({ method: 'GET', path: '/admin/integrations/cardprovider/connect', service: 'billing', access: 'admin' }),
+  route({
+    method: 'GET',
+    path: '/admin/integrations/cardprovider/connect',
+    service: 'billing',
+    access: 'admin',
+    handler: connect.getConnectGuidance,
+  }),
   pending({ method: 'GET', path: '/integrations/external/transaction', service: 'billing', access: 'serviceAccount' }),
   route({
     method: 'GET',
@@ -79,7 +92,14 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
     request: accountRequests.accountRequestPaymentRequest,
     handler: accountRequests.payAccountRequest,
   }),
-  pending({ method: 'POST', path: '/admin/integrations/cardprovider/connect', service: 'billing', access: 'admin' }),
+  route({
+    method: 'POST',
+    path: '/admin/integrations/cardprovider/connect',
+    service: 'billing',
+    access: 'admin',
+    request: connect.exchangeConnectCodeRequest,
+    handler: connect.exchangeConnectCode,
+  }),
   pending({ method: 'POST', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' }),
   route({
     method: 'POST',

@@ -1,3 +1,4 @@
+import type { ConnectedAccount, ConnectGuidance } from '@masthead/proto/billing/connect';
 import type { PaymentCustomer, PaymentSource, SavedMethod } from '@masthead/proto/billing/payment_sources';
 
 /** Billing messages → document 1 D's JSON. */
@@ -51,4 +52,25 @@ export const serializePaymentSource = (source: PaymentSource) => ({
           : null,
       }
     : null,
+});
+
+/** A connected account (docs/adr/0126): `account_id` is the provider's account ID; no token. */
+export const serializeConnectedAccount = (account: ConnectedAccount) => ({
+  account_id: account.accountId,
+  livemode: account.livemode,
+  scope: account.scope,
+  publishable_key: account.publishableKey,
+  connected_at: account.connectedAt,
+  connected_by: account.connectedBy,
+});
+
+/** GET /admin/integrations/cardprovider/connect's `cardprovider_connect` (docs/adr/0126). */
+export const serializeConnectGuidance = (guidance: ConnectGuidance) => ({
+  pay_system: 'cardprovider',
+  mode: guidance.mode,
+  client_id: guidance.clientId,
+  authorize_url: guidance.authorizeUrl,
+  state: guidance.state,
+  state_expires_at: guidance.stateExpiresAt,
+  connected_account: guidance.connectedAccount ? serializeConnectedAccount(guidance.connectedAccount) : null,
 });

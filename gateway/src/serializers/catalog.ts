@@ -1,4 +1,5 @@
-import type { Membership, MembershipChange, Plan, Pricing, ResourceMemberships, UserPlan } from '@masthead/proto/catalog';
+import type { Membership, MembershipChange, Plan, Pricing } from '@masthead/proto/catalog';
+import type { ResourceMemberships, UserPlan } from '@masthead/proto/catalog/member_views';
 import { FIRST_PAGE, toPaginator, type Paginator } from '@masthead/core/pagination';
 
 export interface PricingShape {

@@ -1,4 +1,4 @@
-import type { Country, Currency, GeoInfo, Language } from '@masthead/proto/accounts';
+import type { Country, Currency, GeoInfo, Language } from '@masthead/proto/accounts/localization';
 
 /** Country record of GET /countries, country branch (document 2, "Country record"). */
 export function serializeCountry(country: Country): Record<string, unknown> {

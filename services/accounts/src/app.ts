@@ -6,6 +6,8 @@ import { accountRequestHandlers } from './grpc/account-requests.handlers.js';
 import type { Logger } from '@masthead/core/logging';
 import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
 import { AccountsServiceService } from '@masthead/proto/accounts';
+import { LocalizationServiceService } from '@masthead/proto/accounts/localization';
+import { ServiceAccountsServiceService } from '@masthead/proto/accounts/service_accounts';
 import type { AccountsConfig } from './config.js';
 import { CountryRepository } from './countries/country.repository.js';
 import { seedCountries } from './countries/country.seeder.js';
@@ -15,7 +17,9 @@ import { CurrencyService } from './currencies/currency.service.js';
 import { GeoLocator } from './geo/geo-locator.js';
 import { IpapiProvider } from './geo/ipapi.provider.js';
 import { MmdbGeoDatabase } from './geo/mmdb.database.js';
-import { accountsHandlers } from './grpc/handlers.js';
+import { accountsHandlers } from './grpc/accounts.handlers.js';
+import { localizationHandlers } from './grpc/localization.handlers.js';
+import { serviceAccountsHandlers } from './grpc/service-accounts.handlers.js';
 import { LanguageRepository } from './languages/language.repository.js';
 import { seedLanguages } from './languages/language.seeder.js';
 import { LanguageService } from './languages/language.service.js';
@@ -91,7 +95,17 @@ export async function startAccountsService(config: AccountsConfig, logger?: Logg
       {
         name: 'masthead.accounts.v1.AccountsService',
         definition: AccountsServiceService,
-        implementation: accountsHandlers({ resources, partners, serviceAccounts, localization }),
+        implementation: accountsHandlers({ resources, partners }),
+      },
+      {
+        name: 'masthead.accounts.v1.ServiceAccountsService',
+        definition: ServiceAccountsServiceService,
+        implementation: serviceAccountsHandlers(serviceAccounts),
+      },
+      {
+        name: 'masthead.accounts.v1.LocalizationService',
+        definition: LocalizationServiceService,
+        implementation: localizationHandlers(localization),
       },
       {
         name: 'masthead.accounts.v1.AccountRequestService',

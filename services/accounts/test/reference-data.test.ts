@@ -1,5 +1,5 @@
 import { createLogger } from '@masthead/core/logging';
-import { AccountsServiceService, CurrencySource } from '@masthead/proto/accounts';
+import { CurrencySource, LocalizationServiceService } from '@masthead/proto/accounts/localization';
 import { startServiceHarness, type ServiceHarness } from '@masthead/service-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAccountsConfig, startAccountsService } from '../src/app.js';
@@ -59,14 +59,14 @@ describe('stable IDs', () => {
 });
 
 describe('accounts reference data', () => {
-  let harness: ServiceHarness<typeof AccountsServiceService>;
+  let harness: ServiceHarness<typeof LocalizationServiceService>;
   let countries: CountryRepository;
   let languages: LanguageRepository;
 
   beforeAll(async () => {
     harness = await startServiceHarness({
       service: 'accounts',
-      definition: AccountsServiceService,
+      definition: LocalizationServiceService,
       // No GEOINFO_URL: the installed database answers every lookup.
       start: (env) => startAccountsService(loadAccountsConfig({ ...env, LOCALIZATION_CACHE_TTL_MS: '0' })),
     });

@@ -3,19 +3,24 @@ import type { Logger } from '@masthead/core/logging';
 import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
 import { BillingServiceService } from '@masthead/proto/billing';
 import { AccountRequestPaymentServiceService } from '@masthead/proto/billing/account_request_payments';
+import { CardProviderConnectServiceService } from '@masthead/proto/billing/connect';
 import { CardProviderConnectionServiceService } from '@masthead/proto/billing/connection';
 import { LegacySourceServiceService } from '@masthead/proto/billing/legacy_sources';
 import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
 import { AttachAttemptGate } from './attach-attempts/attach-attempt.gate.js';
 import { AccountRequestPaymentService } from './account-requests/account-request-payment.service.js';
 import { ProviderAccess } from './card-provider/provider-access.js';
+import { stripeConnectOAuth, type ConnectOAuthFactory } from './card-provider/connect-oauth.js';
 import { stripeCardProviders, type CardProviderFactory } from './card-provider/stripe-card-provider.js';
 import { keyRingOf, type BillingConfig } from './config.js';
+import { ConnectStateRepository } from './connections/connect-state.repository.js';
+import { ConnectService } from './connections/connect.service.js';
 import { ConnectionRepository } from './connections/connection.repository.js';
 import { ConnectionService } from './connections/connection.service.js';
 import { CustomerService } from './customers/customer.service.js';
 import { PaymentCustomerRepository } from './customers/payment-customer.repository.js';
 import { accountRequestPaymentHandlers } from './grpc/account-request-payments.handlers.js';
+import { connectHandlers } from './grpc/connect.handlers.js';
 import { connectionHandlers } from './grpc/connection.handlers.js';
 import { legacySourceHandlers } from './grpc/legacy-sources.handlers.js';
 import { paymentSourceHandlers } from './grpc/payment-sources.handlers.js';
@@ -31,6 +36,7 @@ export { billingEnv, loadBillingConfig } from './config.js';
 export interface BillingHooks {
   afterProviderWrite?: (key: string) => Promise<void>;
   providers?: CardProviderFactory;
+  connectOAuth?: ConnectOAuthFactory;
 }
 
 /**
@@ -49,6 +55,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
   const customerRows = new PaymentCustomerRepository(runtime.db);
   const sourceRows = new SourceRepository(runtime.db);
   const attempts = new AttachAttemptGate(runtime.db);
+  const connectStates = new ConnectStateRepository(runtime.db);
   const ledger = new ProviderWriteLedger(runtime.db, {
     // A holder finishes or fails within one provider deadline (plus its own lookups).
     staleAfterMs: 3 * config.CARDPROVIDER_TIMEOUT_MS,
@@ -56,7 +63,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     waitMs: Math.max(500, config.GRPC_DEADLINE_MS - config.CARDPROVIDER_TIMEOUT_MS),
     afterProviderWrite: hooks.afterProviderWrite,
   });
-  await Promise.all([connectionRows, customerRows, sourceRows, ledger, attempts].map((repository) => repository.ready()));
+  await Promise.all([connectionRows, customerRows, sourceRows, ledger, attempts, connectStates].map((repository) => repository.ready()));
 
   const connections = new ConnectionService({
     connections: connectionRows,
@@ -76,6 +83,14 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     logger: runtime.logger,
   });
   const legacy = new LegacySourceService({ customers: customerRows, sources: sourceRows, providers, ledger });
+  const connect = new ConnectService({
+    connections,
+    rows: connectionRows,
+    states: connectStates,
+    ledger,
+    oauth: hooks.connectOAuth ?? stripeConnectOAuth(config),
+    config,
+  });
   const payments = new AccountRequestPaymentService({ accountRequests, providers, ledger, logger: runtime.logger });
 
   return serveRuntime(
@@ -97,6 +112,11 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
         name: 'masthead.billing.v1.CardProviderConnectionService',
         definition: CardProviderConnectionServiceService,
         implementation: connectionHandlers(connections),
+      },
+      {
+        name: 'masthead.billing.v1.CardProviderConnectService',
+        definition: CardProviderConnectServiceService,
+        implementation: connectHandlers(connect),
       },
       {
         name: 'masthead.billing.v1.AccountRequestPaymentService',

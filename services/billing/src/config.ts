@@ -25,6 +25,18 @@ export const billingEnv = {
     .refine(isBareOrigin, 'scheme, host and port only (no path, query or credentials)')
     .optional(),
   /**
+   * Where the card provider's connect (OAuth) endpoints are reached, `http(s)://host[:port]`:
+   * the authorize page admins are sent to and the token and deauthorize calls (docs/adr/0126).
+   * Empty: the provider's own connect host. Tests point it at a local fake; production refuses
+   * plain http (authorization codes and tokens would cross the network in clear).
+   */
+  CARDPROVIDER_CONNECT_BASE: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, 'an http(s) URL')
+    .refine(isBareOrigin, 'scheme, host and port only (no path, query or credentials)')
+    .optional(),
+  /**
    * Deadline of one call to the card provider. Below the 5 s internal call deadline
    * (GRPC_DEADLINE_MS), so billing answers its documented error before its caller gives up.
    */
@@ -56,6 +68,8 @@ function productionProblems(config: ReturnType<typeof loadConfig<typeof billingE
   const problems: string[] = [];
   if (config.CARDPROVIDER_API_BASE?.startsWith('http://'))
     problems.push('CARDPROVIDER_API_BASE: plain http is not allowed in production (use https)');
+  if (config.CARDPROVIDER_CONNECT_BASE?.startsWith('http://'))
+    problems.push('CARDPROVIDER_CONNECT_BASE: plain http is not allowed in production (use https)');
   if (config.BILLING_SECRETS_KEYS === DEVELOPMENT_KEY_RING)
     problems.push('BILLING_SECRETS_KEYS: the development key ring is public; generate your own');
   return problems;

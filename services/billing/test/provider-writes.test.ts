@@ -95,6 +95,8 @@ describe('provider writes and connection secrets', () => {
       secretKeyLast4: FAKE_PROVIDER_KEY.slice(-4),
       keyId: 'dev',
       updatedAt: expect.any(String),
+      clientId: '',
+      connectedAccountId: '',
     });
     expect(JSON.stringify(summary)).not.toContain(FAKE_PROVIDER_KEY);
 

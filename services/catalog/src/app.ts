@@ -3,9 +3,15 @@ import { PartitionedReadCache } from '@masthead/core/cache';
 import { onEvent } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
 import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
-import { CatalogServiceService } from '@masthead/proto/catalog';
+import { MemberViewsServiceService } from '@masthead/proto/catalog/member_views';
+import { MembershipsServiceService } from '@masthead/proto/catalog/memberships';
+import { PlansServiceService } from '@masthead/proto/catalog/plans';
+import { PricingsServiceService } from '@masthead/proto/catalog/pricings';
 import type { CatalogConfig } from './config.js';
-import { catalogHandlers } from './grpc/handlers.js';
+import { memberViewsHandlers } from './grpc/member-views.handlers.js';
+import { membershipsHandlers } from './grpc/memberships.handlers.js';
+import { plansHandlers } from './grpc/plans.handlers.js';
+import { pricingsHandlers } from './grpc/pricings.handlers.js';
 import { ResourceMembershipsReader } from './member-views/resource-memberships.reader.js';
 import { TeamPlansReader } from './member-views/team-plans.reader.js';
 import { UserPlansReader } from './member-views/user-plans.reader.js';
@@ -87,19 +93,29 @@ export async function startCatalogService(config: CatalogConfig, logger?: Logger
     cache: membershipCache,
     history,
   });
-  const implementation = catalogHandlers({
-    plans,
-    pricings,
-    memberships,
+  const memberViews = memberViewsHandlers({
     userPlans: new UserPlansReader({ memberships: membershipRows, plans: planRows, pricings: pricingRows }),
     teamPlans: new TeamPlansReader({ memberships: membershipRows, plans: planRows, pricings: pricingRows, community }),
     resourceMemberships: new ResourceMembershipsReader({ memberships: membershipRows, reader, accounts, identity }),
-    externalSources: new ExternalSourceLookup({ pricings: pricingRows, plans: planRows, logger: runtime.logger }),
   });
+  const externalSources = new ExternalSourceLookup({ pricings: pricingRows, plans: planRows, logger: runtime.logger });
   return serveRuntime(
     runtime,
     config.GRPC_LISTEN,
-    [{ name: 'masthead.catalog.v1.CatalogService', definition: CatalogServiceService, implementation }],
+    [
+      { name: 'masthead.catalog.v1.PlansService', definition: PlansServiceService, implementation: plansHandlers(plans) },
+      {
+        name: 'masthead.catalog.v1.PricingsService',
+        definition: PricingsServiceService,
+        implementation: pricingsHandlers({ pricings, externalSources }),
+      },
+      {
+        name: 'masthead.catalog.v1.MembershipsService',
+        definition: MembershipsServiceService,
+        implementation: membershipsHandlers(memberships),
+      },
+      { name: 'masthead.catalog.v1.MemberViewsService', definition: MemberViewsServiceService, implementation: memberViews },
+    ],
     async () => {
       for (const client of [accounts, identity, community]) client.close();
     },

@@ -1,4 +1,4 @@
-import { createClient } from '@masthead/core/clients';
+import { createClients } from '@masthead/core/clients';
 import type { Logger } from '@masthead/core/logging';
 import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
 import { CommunityServiceService } from '@masthead/proto/community';
@@ -15,7 +15,7 @@ import { PreviewFlood } from './invitations/preview-flood.js';
 import { TeamInviteService } from './invitations/team-invite.service.js';
 import { MemberSummaryService } from './members/member-summary.service.js';
 import { PassRepository } from './passes/pass.repository.js';
-import { NoPaymentCustomers, type PaymentCustomers } from './support/payment-customers.js';
+import { BillingPaymentCustomers } from './support/payment-customers.js';
 import { TeamAccess } from './teams/team-access.js';
 import { TeamMemberRepository } from './teams/team-member.repository.js';
 import { TeamRepository } from './teams/team.repository.js';
@@ -25,14 +25,15 @@ export type { CommunityConfig } from './config.js';
 export { communityEnv, loadCommunityConfig } from './config.js';
 
 /** Composition root: config → connections → repositories → domain → gRPC handlers. */
-export async function startCommunityService(
-  config: CommunityConfig,
-  logger?: Logger,
-  // Billing's payment-customer RPC is not on main yet (branch billing1): "no customer" until then.
-  payments: PaymentCustomers = new NoPaymentCustomers(),
-): Promise<RunningService> {
+export async function startCommunityService(config: CommunityConfig, logger?: Logger): Promise<RunningService> {
   const runtime = await openServiceRuntime('community', config, logger);
-  const catalog = createClient('catalog', { catalog: config.CATALOG_ADDR }, { defaultDeadlineMs: config.GRPC_DEADLINE_MS });
+  const clients = createClients(
+    ['pricings', 'memberships', 'memberViews', 'paymentSources'],
+    { catalog: config.CATALOG_ADDR, billing: config.BILLING_ADDR },
+    { defaultDeadlineMs: config.GRPC_DEADLINE_MS },
+  );
+  const { pricings, memberships, memberViews } = clients;
+  const payments = new BillingPaymentCustomers(clients.paymentSources);
   const teams = new TeamRepository(runtime.db);
   const members = new TeamMemberRepository(runtime.db);
   const passes = new PassRepository(runtime.db);
@@ -41,7 +42,7 @@ export async function startCommunityService(
   await Promise.all([teams, members, passes, invites, flood].map((repository) => repository.ready()));
 
   const events = runtime.events;
-  const access = new TeamAccess(teams, members, catalog);
+  const access = new TeamAccess({ teams, members, memberViews });
   const memberSummary = new MemberSummaryService({ teams, teamMembers: members, passes });
   return serveRuntime(
     runtime,
@@ -61,14 +62,14 @@ export async function startCommunityService(
         name: 'masthead.community.v1.InvitationsService',
         definition: InvitationsServiceService,
         implementation: invitationsHandlers({
-          teamInvites: new TeamInviteService({ invites, members, access, catalog, payments, events }),
-          activation: new InviteActivationService({ invites, teams, members, catalog, payments, events }),
-          preview: new InvitePreviewService({ invites, teams, catalog, flood }),
+          teamInvites: new TeamInviteService({ invites, members, access, pricings, payments, events }),
+          activation: new InviteActivationService({ invites, teams, members, pricings, memberships, payments, events }),
+          preview: new InvitePreviewService({ invites, teams, pricings, flood }),
         }),
       },
     ],
     () => {
-      catalog.close();
+      clients.close();
       return Promise.resolve();
     },
   );

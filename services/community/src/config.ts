@@ -1,6 +1,6 @@
 import { loadConfig, serviceAddresses, serviceEnv } from '@masthead/core/config';
 
-export const communityEnv = { ...serviceEnv, CATALOG_ADDR: serviceAddresses.CATALOG_ADDR };
+export const communityEnv = { ...serviceEnv, CATALOG_ADDR: serviceAddresses.CATALOG_ADDR, BILLING_ADDR: serviceAddresses.BILLING_ADDR };
 
 export type CommunityConfig = ReturnType<typeof loadCommunityConfig>;
 

@@ -1,52 +1,32 @@
 import { createClients } from '@masthead/core/clients';
 import type { Logger } from '@masthead/core/logging';
 import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
+import { ResourceDirectory } from '@masthead/core/resources';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { IdentityProviderServiceService } from '@masthead/proto/identity/idp';
 import { MemberAccessServiceService } from '@masthead/proto/identity/access';
 import { ProfileServiceService } from '@masthead/proto/identity/profile';
 import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
 import { SocialIdentityServiceService } from '@masthead/proto/identity/social';
-import { AccessChanges } from './access/access-changes.js';
-import { LockPolicy } from './access/lock-policy.js';
-import { MemberAccessService } from './access/member-access.service.js';
+import { createAccessModule } from './access/access.module.js';
 import { MemberSessions } from './access/member-sessions.js';
-import { RelationshipTransitions } from './access/relationship-transitions.js';
 import type { IdentityConfig } from './config.js';
-import { ExtraDataRepository } from './extra-data/extra-data.repository.js';
-import { ExtraDataService } from './extra-data/extra-data.service.js';
-import { memberAccessHandlers } from './grpc/access.handlers.js';
-import { extraDataHandlers } from './grpc/extra-data.handlers.js';
+import { createExtraDataModule } from './extra-data/extra-data.module.js';
 import { identityHandlers } from './grpc/handlers.js';
 import { profileHandlers } from './grpc/profile.handlers.js';
-import { socialHandlers } from './grpc/social.handlers.js';
 import { createIdpModule } from './idp/idp-module.js';
 import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
+import { createProfileWrites } from './profile/profile-writes.js';
 import { TagRepository } from './profile/tag.repository.js';
 import { createRecovery } from './recovery/recovery.module.js';
 import { RelationshipRepository } from './relationships/relationship.repository.js';
-import { ResourceDirectory } from '@masthead/core/resources';
 import { AccessAnnouncer } from './sessions/access-announcer.js';
-import { Authenticator } from './sessions/authenticator.js';
-import { AddressLimiter } from './throttling/address-limiter.js';
-import { SignInThrottle } from './throttling/sign-in-throttle.js';
-import { CredentialExchange } from './sessions/credential-exchange.service.js';
-import { SessionRepository } from './sessions/session.repository.js';
-import { SessionService } from './sessions/session.service.js';
-import { MembershipAttacher } from './signin/membership-attacher.js';
-import { EmailAvailabilityService } from './signin/email-availability.service.js';
-import { RefreshService } from './signin/refresh.service.js';
-import { RegistrationService } from './signin/registration.service.js';
-import { InFlightClaims } from './throttling/in-flight.js';
-import { SessionStarter } from './signin/session-starter.js';
-import { SignInService } from './signin/sign-in.service.js';
-import { IdTokenVerifier } from './social/id-token-verifier.js';
-import { SocialLinkRepository } from './social/social-link.repository.js';
-import { SocialLinkService } from './social/social-link.service.js';
-import { SocialSignInService } from './social/social-sign-in.service.js';
+import { createSessionsModule } from './sessions/sessions.module.js';
+import { createSignInModule } from './signin/signin.module.js';
+import { createSocialModule } from './social/social.module.js';
+import { createThrottlingModule } from './throttling/throttling.module.js';
 import { ProfileService } from './users/profile.service.js';
-import { createProfileWrites } from './profile/profile-writes.js';
 import { ServiceAccountUserService } from './users/service-account-user.service.js';
 import { UserRepository } from './users/user.repository.js';
 
@@ -58,19 +38,18 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const runtime = await openServiceRuntime('identity', config, logger);
   const clientOptions = { defaultDeadlineMs: config.GRPC_DEADLINE_MS };
   const addresses = { accounts: config.ACCOUNTS_ADDR, catalog: config.CATALOG_ADDR, community: config.COMMUNITY_ADDR };
-  const { accounts, catalog, community, invitations } = createClients(
-    ['accounts', 'catalog', 'community', 'invitations'],
+  const { accounts, localization, memberships, community, invitations } = createClients(
+    ['accounts', 'localization', 'memberships', 'community', 'invitations'],
     addresses,
     clientOptions,
   );
 
+  // The stores every area reads: users, their relationships and the member-session index.
   const users = new UserRepository(runtime.db);
   const memberSessions = new MemberSessions(runtime.db);
   const relationships = new RelationshipRepository({ db: runtime.db, memberSessions });
-  const sessionRepository = new SessionRepository(runtime.db);
-  const extraData = new ExtraDataRepository(runtime.db);
-  const socialLinks = new SocialLinkRepository(runtime.db);
-  await Promise.all([users.ready(), relationships.ready(), sessionRepository.ready(), extraData.ready(), socialLinks.ready()]);
+  const tags = new TagRepository(runtime.db);
+  await Promise.all([users.ready(), relationships.ready()]);
 
   const hasher = new PasswordHasher({
     memoryKib: config.ARGON2_MEMORY_KIB,
@@ -82,84 +61,36 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   });
   await hasher.warm();
   const access = new AccessAnnouncer(runtime.events);
-  const sessions = new SessionService(
-    sessionRepository,
-    {
-      sessionTtlSeconds: config.SESSION_TTL_SECONDS,
-      refreshTtlSeconds: config.REFRESH_TTL_SECONDS,
-      authCodeTtlSeconds: config.AUTH_CODE_TTL_SECONDS,
-    },
-    access,
-  );
   const resources = new ResourceDirectory({ accounts, ttlMs: config.RESOURCE_CACHE_TTL_MS });
   resources.listen(runtime.nats, runtime.logger);
-  const profiles = new ProfileService({ users, relationships, catalog, community });
-  const starter = new SessionStarter({
-    relationships,
-    sessions,
-    memberships: new MembershipAttacher(catalog, runtime.logger),
-    events: runtime.events,
-  });
-  const throttle = new SignInThrottle(runtime.db);
-  const limiter = new AddressLimiter(runtime.db);
-  const sweep = setInterval(
-    () => limiter.sweep().catch((error: unknown) => runtime.logger.warn({ err: error }, 'window sweep failed')),
-    10 * 60_000,
-  );
-  sweep.unref();
-  const accessChanges = new AccessChanges(new RelationshipTransitions(runtime.db), memberSessions, runtime.events, access);
-  const lockPolicy = new LockPolicy({ sessions: memberSessions, changes: accessChanges, events: runtime.events, announcer: access });
-  const signIn = new SignInService({
+  const profiles = new ProfileService({ users, relationships, memberships, community });
+
+  // The areas, each from its module factory; later ones borrow from earlier ones.
+  const sessions = await createSessionsModule({ runtime, config, memberships, users, relationships, access });
+  const { starter } = sessions;
+  const throttling = createThrottlingModule({ runtime });
+  const { throttle, limiter } = throttling;
+  const extraData = await createExtraDataModule({ runtime, relationships });
+  const memberAccess = createAccessModule({
+    runtime,
     users,
     relationships,
-    hasher,
-    resources,
-    starter,
-    throttle,
-    // Two: a double-submitted form still signs in; a burst on one account costs two hashes.
-    inFlight: new InFlightClaims(2),
-    lockPolicy,
-    logger: runtime.logger,
+    memberSessions,
+    announcer: access,
+    memberData: [
+      { removeMemberData: (userId, resourceId) => tags.removeInResource(userId, resourceId) },
+      { removeMemberData: (userId, resourceId) => extraData.repository.removeAll({ userId, resourceId }) },
+    ],
   });
-
-  const extraDataApi = extraDataHandlers(
-    new ExtraDataService({ extraData, relationships, events: runtime.events, logger: runtime.logger }),
-  );
-  const verifier = new IdTokenVerifier(config.SOCIAL_PROVIDERS, {
-    jwksTimeoutMs: config.SOCIAL_JWKS_TIMEOUT_MS,
-    clockToleranceSeconds: config.SOCIAL_CLOCK_TOLERANCE_SECONDS,
-  });
-  const social = socialHandlers({
-    verifier,
-    signIn: new SocialSignInService({
-      verifier,
-      links: socialLinks,
-      users,
-      relationships,
-      resources,
-      starter,
-      lockPolicy,
-      logger: runtime.logger,
-    }),
-    links: new SocialLinkService({ verifier, links: socialLinks, logger: runtime.logger }),
-    profiles,
-  });
-
-  const exchange = new CredentialExchange(sessionRepository, sessions, { reuseIntervalSeconds: config.REFRESH_REUSE_INTERVAL_SECONDS });
-  // Sealed refresh answers are kept only for their reuse window (ADR 0086).
-  const reuseSweep = setInterval(
-    () => sessionRepository.eraseExpiredReuse().catch((error: unknown) => runtime.logger.warn({ err: error }, 'reuse sweep failed')),
-    60_000,
-  );
-  reuseSweep.unref();
-  const idp = await createIdpModule(runtime, config, { users, relationships, starter, limiter, resources, invitations });
+  const { lockPolicy } = memberAccess;
+  const idp = await createIdpModule({ runtime, config, users, relationships, starter, limiter, resources, invitations });
   const recovery = await createRecovery({
     runtime,
     config,
     users,
     relationships,
-    sessions,
-    sessionRepository,
+    sessions: sessions.sessions,
+    sessionRepository: sessions.repository,
     hasher,
     resources,
     starter,
@@ -168,44 +99,45 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     profiles,
     access,
   });
-  const implementation = identityHandlers({
-    emailAvailability: new EmailAvailabilityService({
-      limiter,
-      limitPerHour: config.EMAIL_VALIDATION_LIMIT_PER_HOUR,
-      users,
-      relationships,
-    }),
-    registration: new RegistrationService({
-      limiter,
-      limitPerHour: config.REGISTRATION_LIMIT_PER_HOUR,
-      users,
-      relationships,
-      hasher,
-      starter,
-      inFlight: new InFlightClaims(1),
-      mailer: recovery.mailer,
-    }),
+  const signIn = createSignInModule({
+    runtime,
+    config,
+    users,
+    relationships,
+    hasher,
     resources,
-    exchange,
-    refresh: new RefreshService({ exchange, sessions, resources, relationships, providerTokens: idp.tokens }),
-    sessions,
-    relationships,
-    authenticator: new Authenticator(sessions, users, relationships),
-    signIn,
-    profiles,
-    members: new MemberAdminService(users, relationships, hasher, access),
-    serviceAccountUsers: new ServiceAccountUserService(users, relationships),
-    users,
+    starter,
+    sessions: sessions.sessions,
+    exchange: sessions.exchange,
+    throttle,
+    limiter,
+    lockPolicy,
+    mailer: recovery.mailer,
+    providerTokens: idp.tokens,
   });
-  const tags = new TagRepository(runtime.db);
-  const memberAccess = new MemberAccessService({
-    relationships,
+  const social = await createSocialModule({ runtime, config, users, relationships, resources, starter, lockPolicy, profiles });
+  const profileWrites = await createProfileWrites({
+    runtime,
+    config,
+    localization,
     users,
-    changes: accessChanges,
-    memberData: [
-      { removeMemberData: (userId, resourceId) => tags.removeInResource(userId, resourceId) },
-      { removeMemberData: (userId, resourceId) => extraData.removeAll({ userId, resourceId }) },
-    ],
+    relationships,
+    sessionRepository: sessions.repository,
+    hasher,
+    throttle,
+    access,
+  });
+  const implementation = identityHandlers({
+    ...signIn,
+    resources,
+    exchange: sessions.exchange,
+    sessions: sessions.sessions,
+    relationships,
+    authenticator: sessions.authenticator,
+    profiles,
+    members: new MemberAdminService({ users, relationships, hasher, access }),
+    serviceAccountUsers: new ServiceAccountUserService({ users, relationships }),
+    users,
   });
   return serveRuntime(
     runtime,
@@ -213,26 +145,21 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     [
       { name: 'masthead.identity.v1.IdentityService', definition: IdentityServiceService, implementation },
       { name: 'masthead.identity.v1.IdentityProviderService', definition: IdentityProviderServiceService, implementation: idp.handlers },
-      {
-        name: 'masthead.identity.v1.MemberAccessService',
-        definition: MemberAccessServiceService,
-        implementation: memberAccessHandlers(memberAccess),
-      },
+      { name: 'masthead.identity.v1.MemberAccessService', definition: MemberAccessServiceService, implementation: memberAccess.handlers },
       recovery.service,
       {
         name: 'masthead.identity.v1.ProfileService',
         definition: ProfileServiceService,
-        implementation: profileHandlers(
-          await createProfileWrites({ runtime, config, accounts, users, relationships, sessionRepository, hasher, throttle, access }),
-        ),
+        implementation: profileHandlers(profileWrites),
       },
-      { name: 'masthead.identity.v1.ExtraDataService', definition: ExtraDataServiceService, implementation: extraDataApi },
+      { name: 'masthead.identity.v1.ExtraDataService', definition: ExtraDataServiceService, implementation: extraData.handlers },
       { name: 'masthead.identity.v1.SocialIdentityService', definition: SocialIdentityServiceService, implementation: social },
     ],
     async () => {
-      clearInterval(sweep);
+      throttling.stop();
+      sessions.stop();
       await recovery.drain();
-      for (const client of [accounts, catalog, community, invitations]) client.close();
+      for (const client of [accounts, localization, memberships, community, invitations]) client.close();
     },
   );
 }

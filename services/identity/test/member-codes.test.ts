@@ -71,7 +71,7 @@ describe('member codes on FerretDB', () => {
     const repository = new MemberCodeRepository(db);
     const claims = new SessionRepository(db);
     await Promise.all([repository.ready(), claims.ready()]);
-    codes = new MemberCodes(repository, claims);
+    codes = new MemberCodes({ repository, claims });
   });
   afterAll(async () => {
     await db?.dropDatabase();

@@ -92,7 +92,7 @@ describe('POST /authorization', () => {
 
   it('attaches the resource default membership to a member joining the resource', async () => {
     const tenant = await createTenant(s.stack);
-    const plan = await s.stack.operator.catalog.upsertPlan({
+    const plan = await s.stack.operator.plans.upsertPlan({
       resourceId: tenant.resourceId,
       slug: 'free',
       title: 'Free',
@@ -101,7 +101,7 @@ describe('POST /authorization', () => {
       fullAccess: false,
     });
     // A decoy first, so that the Pricing ID and the membership ID cannot coincide by counter.
-    await s.stack.operator.catalog.upsertPricing({
+    await s.stack.operator.pricings.upsertPricing({
       planId: plan.id,
       title: 'Decoy',
       price: 1,
@@ -111,7 +111,7 @@ describe('POST /authorization', () => {
       private: true,
       externalSourceIds: '',
     });
-    const pricing = await s.stack.operator.catalog.upsertPricing({
+    const pricing = await s.stack.operator.pricings.upsertPricing({
       planId: plan.id,
       title: 'Free',
       price: 0,

@@ -1,4 +1,6 @@
-import type { Plan, Pricing, UpsertPlanRequest, UpsertPricingRequest } from '@masthead/proto/catalog';
+import type { Plan, Pricing } from '@masthead/proto/catalog';
+import type { UpsertPlanRequest } from '@masthead/proto/catalog/plans';
+import type { UpsertPricingRequest } from '@masthead/proto/catalog/pricings';
 import { createMember, type Tenant } from '@masthead/testkit';
 import { expect } from 'vitest';
 import type { StackHandle } from './support.js';
@@ -9,7 +11,7 @@ export type JsonList = Json[];
 /** Catalog arrangement through the operator APIs, as an operator would set it up. */
 export function catalogKit(s: StackHandle) {
   const plan = (tenant: Pick<Tenant, 'resourceId'>, slug: string, overrides: Partial<UpsertPlanRequest> = {}): Promise<Plan> =>
-    s.stack.operator.catalog.upsertPlan({
+    s.stack.operator.plans.upsertPlan({
       resourceId: tenant.resourceId,
       slug,
       title: slug,
@@ -20,7 +22,7 @@ export function catalogKit(s: StackHandle) {
     });
 
   const pricing = (planId: number, title: string, overrides: Partial<UpsertPricingRequest> = {}): Promise<Pricing> =>
-    s.stack.operator.catalog.upsertPricing({
+    s.stack.operator.pricings.upsertPricing({
       planId,
       title,
       price: 1000,
@@ -34,7 +36,7 @@ export function catalogKit(s: StackHandle) {
 
   /** Grants a membership and returns its ID (the membership's own, not the pricing's). */
   const grant = async (tenant: Pick<Tenant, 'resourceId'>, userId: number, pricingId: number, autorenew = false): Promise<number> =>
-    (await s.stack.operator.catalog.grantMembership({ resourceId: tenant.resourceId, userId, pricingId, autorenew })).id;
+    (await s.stack.operator.memberships.grantMembership({ resourceId: tenant.resourceId, userId, pricingId, autorenew })).id;
 
   const signIn = async (tenant: Pick<Tenant, 'publicKey'>, member: { email: string; password: string }): Promise<string> => {
     const response = await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: member });

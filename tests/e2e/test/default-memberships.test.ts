@@ -85,7 +85,7 @@ describe('default membership on joining a resource', () => {
     }));
     const member = await createMember(s.stack, await createTenant(s.stack));
     // An operator grant before the member ever signs in here (a gift, a migrated subscriber).
-    await s.stack.operator.catalog.grantMembership({
+    await s.stack.operator.memberships.grantMembership({
       resourceId: tenant.resourceId,
       userId: member.id,
       pricingId: pricings.member,

@@ -24,7 +24,7 @@ describe('blocking gRPC calls per request, after warm-up', () => {
   it('a guest read makes one call', async () => {
     const tenant = await createTenant(s.stack);
     const made = await count(() => s.api('/plans', { headers: { resource: tenant.publicKey }, query: 'page=1' }));
-    expect(made).toEqual(['/masthead.catalog.v1.CatalogService/ListPlans']);
+    expect(made).toEqual(['/masthead.catalog.v1.PlansService/ListPlans']);
   });
 
   it('a member read makes two', async () => {
@@ -46,13 +46,13 @@ describe('blocking gRPC calls per request, after warm-up', () => {
     const made = await count(() => s.api('/user/resources/subscriptions', { headers: { resource: tenant.publicKey, token } }));
     expect(made).toEqual([
       '/masthead.identity.v1.IdentityService/Authenticate',
-      '/masthead.catalog.v1.CatalogService/ListResourceMemberships',
+      '/masthead.catalog.v1.MemberViewsService/ListResourceMemberships',
     ]);
   });
 
   it('a service-account read makes one (usage is reported apart, in batches)', async () => {
     const tenant = await createTenant(s.stack);
-    const { key } = await s.stack.operator.accounts.createServiceAccount({
+    const { key } = await s.stack.operator.serviceAccounts.createServiceAccount({
       resourceId: tenant.resourceId,
       title: 'Hops',
       fullAccess: true,
@@ -65,7 +65,7 @@ describe('blocking gRPC calls per request, after warm-up', () => {
       }),
     );
     expect(made.filter((path) => !path.endsWith('/RecordServiceAccountUsage'))).toEqual([
-      '/masthead.catalog.v1.CatalogService/FindPricingByExternalSource',
+      '/masthead.catalog.v1.PricingsService/FindPricingByExternalSource',
     ]);
   });
 });

@@ -66,7 +66,7 @@ describe('invitations', () => {
     const owner = await createMember(s.stack, a.tenant);
     await kit.grant(a.tenant, owner.id, a.teamPricing.id);
     const caller = { resourceId: a.tenant.resourceId, userId: owner.id, email: owner.email, globalRole: 'user' };
-    const team = (await operator.teams.createTeam({ caller, fields: { name: 'Crew' }, autoAllowedDomains: false })) as { id: number };
+    const team = await operator.teams.createTeam({ caller, name: 'Crew', autoAllowedDomains: false });
     await community()
       .collection('teams')
       .updateOne({ _id: team.id as never }, { $set: { member_limit: memberLimit, allowed_domains: allowedDomains } });

@@ -43,6 +43,8 @@ describe('operator path', () => {
       secret_key_last4: 'head',
       key_id: 'dev',
       updated_at: expect.any(String),
+      client_id: null,
+      connected_account_id: null,
     });
     expect(JSON.stringify(key)).not.toContain('sk_test_masthead');
     // Four public active plans; the private ones (the team seat plan too) and the inactive plan are not listed.

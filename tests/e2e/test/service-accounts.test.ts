@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ServiceError } from '@masthead/core/errors';
 import { ROUTES } from '@masthead/gateway';
-import { ServiceAccountStatus } from '@masthead/proto/accounts';
+import { ServiceAccountStatus } from '@masthead/proto/accounts/service_accounts';
 import { createMember, createTenant, type Tenant } from '@masthead/testkit';
 import { describe, expect, it } from 'vitest';
 import { anyIsoDate, anyRequestId, eventually, useStack } from './support.js';
@@ -32,7 +32,7 @@ describe('service accounts and the external subscription lookup', () => {
   const s = useStack({ env: { SERVICE_KEY_CACHE_TTL_MS: '600000' } });
 
   const createAccount = (tenant: Tenant, options: { fullAccess?: boolean; grants?: string[]; userId?: number; title?: string } = {}) =>
-    s.stack.operator.accounts.createServiceAccount({
+    s.stack.operator.serviceAccounts.createServiceAccount({
       resourceId: tenant.resourceId,
       title: options.title ?? 'Store back end',
       fullAccess: options.fullAccess ?? false,
@@ -52,7 +52,7 @@ describe('service accounts and the external subscription lookup', () => {
     pricings: Array<{ title: string; ids: string; active?: boolean; private?: boolean }>,
     plan: { slug?: string; active?: boolean } = {},
   ) => {
-    const created = await s.stack.operator.catalog.upsertPlan({
+    const created = await s.stack.operator.plans.upsertPlan({
       resourceId: tenant.resourceId,
       slug: plan.slug ?? 'apps',
       title: 'In-app',
@@ -62,7 +62,7 @@ describe('service accounts and the external subscription lookup', () => {
     });
     const ids: Record<string, number> = {};
     for (const pricing of pricings) {
-      const row = await s.stack.operator.catalog.upsertPricing({
+      const row = await s.stack.operator.pricings.upsertPricing({
         planId: created.id,
         title: pricing.title,
         price: 499,
@@ -115,7 +115,7 @@ describe('service accounts and the external subscription lookup', () => {
       }
 
       // Reads never carry the key or its hash.
-      const listed = await s.stack.operator.accounts.listServiceAccounts({ resourceId: tenant.resourceId });
+      const listed = await s.stack.operator.serviceAccounts.listServiceAccounts({ resourceId: tenant.resourceId });
       expect(listed.items).toEqual([created.account]);
       expect(JSON.stringify(listed)).not.toContain(sha256(created.key));
 
@@ -150,11 +150,13 @@ describe('service accounts and the external subscription lookup', () => {
       });
       expect(await operatorError(createAccount(tenant, { grants: [] }))).toEqual({ status: 400, code: 'invalid_grants' });
       expect(
-        await operatorError(s.stack.operator.accounts.createServiceAccount({ resourceId: 0, title: 'x', fullAccess: true, grants: [] })),
+        await operatorError(
+          s.stack.operator.serviceAccounts.createServiceAccount({ resourceId: 0, title: 'x', fullAccess: true, grants: [] }),
+        ),
       ).toEqual({ status: 400, code: 'invalid_resource_id' });
       expect(
         await operatorError(
-          s.stack.operator.accounts.createServiceAccount({ resourceId: 99_999_999, title: 'x', fullAccess: true, grants: [] }),
+          s.stack.operator.serviceAccounts.createServiceAccount({ resourceId: 99_999_999, title: 'x', fullAccess: true, grants: [] }),
         ),
       ).toEqual({ status: 404, code: 'resource_not_exists' });
       expect(await operatorError(createAccount(tenant, { title: '  ' }))).toEqual({ status: 400, code: 'invalid_title' });
@@ -176,25 +178,25 @@ describe('service accounts and the external subscription lookup', () => {
     it('revokes for good and answers unknown IDs with 404', async () => {
       const tenant = await createTenant(s.stack);
       const created = await createAccount(tenant);
-      const revoked = await s.stack.operator.accounts.revokeServiceAccount({ id: created.account!.id });
+      const revoked = await s.stack.operator.serviceAccounts.revokeServiceAccount({ id: created.account!.id });
       expect(revoked).toEqual({ ...created.account, revokedAt: anyIsoDate });
       // Revoking again changes nothing; a revoked account cannot be suspended or resumed.
-      expect(await s.stack.operator.accounts.revokeServiceAccount({ id: created.account!.id })).toEqual(revoked);
+      expect(await s.stack.operator.serviceAccounts.revokeServiceAccount({ id: created.account!.id })).toEqual(revoked);
       expect(
         await operatorError(
-          s.stack.operator.accounts.setServiceAccountStatus({
+          s.stack.operator.serviceAccounts.setServiceAccountStatus({
             id: created.account!.id,
             status: ServiceAccountStatus.SERVICE_ACCOUNT_STATUS_ACTIVE,
           }),
         ),
       ).toEqual({ status: 409, code: 'service_account_revoked' });
-      expect(await operatorError(s.stack.operator.accounts.revokeServiceAccount({ id: 99_999_999 }))).toEqual({
+      expect(await operatorError(s.stack.operator.serviceAccounts.revokeServiceAccount({ id: 99_999_999 }))).toEqual({
         status: 404,
         code: 'service_account_not_found',
       });
       expect(
         await operatorError(
-          s.stack.operator.accounts.setServiceAccountStatus({
+          s.stack.operator.serviceAccounts.setServiceAccountStatus({
             id: created.account!.id,
             status: ServiceAccountStatus.SERVICE_ACCOUNT_STATUS_UNSPECIFIED,
           }),
@@ -241,7 +243,7 @@ describe('service accounts and the external subscription lookup', () => {
       await catalog(tenant, [{ title: 'Monthly', ids: 'app-1' }]);
       const { key, account } = await createAccount(tenant);
       expect((await lookup(tenant, { 'service-api-key': key })).status).toBe(200);
-      await s.stack.operator.accounts.setServiceAccountStatus({
+      await s.stack.operator.serviceAccounts.setServiceAccountStatus({
         id: account!.id,
         status: ServiceAccountStatus.SERVICE_ACCOUNT_STATUS_SUSPENDED,
       });
@@ -257,7 +259,7 @@ describe('service accounts and the external subscription lookup', () => {
       expect(withToken.status).toBe(401);
       expect(withToken.body).toEqual(ACCESS_FAIL);
 
-      await s.stack.operator.accounts.setServiceAccountStatus({
+      await s.stack.operator.serviceAccounts.setServiceAccountStatus({
         id: account!.id,
         status: ServiceAccountStatus.SERVICE_ACCOUNT_STATUS_ACTIVE,
       });
@@ -272,7 +274,7 @@ describe('service accounts and the external subscription lookup', () => {
       await catalog(tenant, [{ title: 'Monthly', ids: 'app-1' }]);
       const { key, account } = await createAccount(tenant);
       expect((await lookup(tenant, { 'service-api-key': key })).status).toBe(200);
-      await s.stack.operator.accounts.revokeServiceAccount({ id: account!.id });
+      await s.stack.operator.serviceAccounts.revokeServiceAccount({ id: account!.id });
       const guest = await eventually(async () => {
         const response = await lookup(tenant, { 'service-api-key': key });
         return response.status === 401 ? response : undefined;
@@ -418,7 +420,7 @@ describe('service accounts and the external subscription lookup', () => {
         403,
       );
       const used = await eventually(async () => {
-        const [account] = (await s.stack.operator.accounts.listServiceAccounts({ resourceId: tenant.resourceId })).items;
+        const [account] = (await s.stack.operator.serviceAccounts.listServiceAccounts({ resourceId: tenant.resourceId })).items;
         return account && account.requestCount >= 4 ? account : undefined;
       });
       expect(used).toMatchObject({ requestCount: 4, lastUsedAt: anyIsoDate });
@@ -664,7 +666,7 @@ describe('service accounts and the external subscription lookup', () => {
         (failure: { code: number; stderr: string }) => failure,
       );
       expect(missing).toMatchObject({ code: 2, stderr: expect.stringContaining('--resource-id is required') });
-      expect((await s.stack.operator.accounts.listServiceAccounts({ resourceId: tenant.resourceId })).items).toEqual([]);
+      expect((await s.stack.operator.serviceAccounts.listServiceAccounts({ resourceId: tenant.resourceId })).items).toEqual([]);
     });
   });
 });

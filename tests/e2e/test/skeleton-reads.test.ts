@@ -12,7 +12,7 @@ describe('skeleton reads', () => {
   const plans: Record<string, { id: number; pricings: number[] }> = {};
 
   const upsertPlan = async (slug: string, title: string, flags: { active?: boolean; private?: boolean } = {}) => {
-    const plan = await s.stack.operator.catalog.upsertPlan({
+    const plan = await s.stack.operator.plans.upsertPlan({
       resourceId: tenant.resourceId,
       slug,
       title,
@@ -24,7 +24,7 @@ describe('skeleton reads', () => {
     return plan.id;
   };
   const upsertPricing = async (slug: string, title: string, price: number, currency: string, period: string, isPrivate = false) => {
-    const pricing = await s.stack.operator.catalog.upsertPricing({
+    const pricing = await s.stack.operator.pricings.upsertPricing({
       planId: plans[slug]!.id,
       title,
       price,
@@ -53,7 +53,7 @@ describe('skeleton reads', () => {
 
     const member = await createMember(s.stack, tenant);
     memberId = member.id;
-    await s.stack.operator.catalog.grantMembership({
+    await s.stack.operator.memberships.grantMembership({
       resourceId: tenant.resourceId,
       userId: member.id,
       pricingId: plans['digital']!.pricings[0]!,
@@ -63,7 +63,7 @@ describe('skeleton reads', () => {
       await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email: member.email, password: member.password } })
     ).body['token'] as string;
     const admin = await createMember(s.stack, tenant, { role: 'admin' });
-    await s.stack.operator.catalog.grantMembership({
+    await s.stack.operator.memberships.grantMembership({
       resourceId: tenant.resourceId,
       userId: admin.id,
       pricingId: plans['basic']!.pricings[0]!,

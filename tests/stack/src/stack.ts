@@ -4,16 +4,13 @@ import { loadAccountsConfig, startAccountsService } from '@masthead/accounts';
 import { loadBillingConfig, startBillingService } from '@masthead/billing';
 import { loadCatalogConfig, startCatalogService } from '@masthead/catalog';
 import { loadCommunityConfig, startCommunityService } from '@masthead/community';
-import { createServiceClient, type ServiceClient } from '@masthead/core/grpc';
+import { createClients, type Clients } from '@masthead/core/clients';
 import { createLogger, type Logger } from '@masthead/core/logging';
 import type { RunningService } from '@masthead/core/service';
 import { loadGatewayConfig, startGateway } from '@masthead/gateway';
 import { loadIdentityConfig, startIdentityService } from '@masthead/identity';
 import { loadIntegrationsConfig, startIntegrationsService } from '@masthead/integrations';
 import { freePort } from '@masthead/local-infra';
-import { AccountsServiceService } from '@masthead/proto/accounts';
-import { CatalogServiceService } from '@masthead/proto/catalog';
-import { IdentityServiceService } from '@masthead/proto/identity';
 
 export interface StackOptions {
   mongoUrl: string;
@@ -26,11 +23,8 @@ export interface StackOptions {
 }
 
 /** Operator clients over the internal APIs, for arranging test data as an operator would. */
-export interface OperatorClients {
-  accounts: ServiceClient<typeof AccountsServiceService>;
-  identity: ServiceClient<typeof IdentityServiceService>;
-  catalog: ServiceClient<typeof CatalogServiceService>;
-}
+const OPERATOR_CLIENTS = ['accounts', 'serviceAccounts', 'identity', 'plans', 'pricings', 'memberships'] as const;
+export type OperatorClients = Clients<(typeof OPERATOR_CLIENTS)[number]> & { close(): void };
 
 export interface Stack {
   baseUrl: string;
@@ -113,11 +107,11 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     throw error;
   }
   const clientOptions = { defaultDeadlineMs: 10_000 };
-  const operator: OperatorClients = {
-    accounts: createServiceClient(AccountsServiceService, env['ACCOUNTS_ADDR']!, clientOptions),
-    identity: createServiceClient(IdentityServiceService, env['IDENTITY_ADDR']!, clientOptions),
-    catalog: createServiceClient(CatalogServiceService, env['CATALOG_ADDR']!, clientOptions),
-  };
+  const operator: OperatorClients = createClients(
+    OPERATOR_CLIENTS,
+    { accounts: env['ACCOUNTS_ADDR']!, identity: env['IDENTITY_ADDR']!, catalog: env['CATALOG_ADDR']! },
+    clientOptions,
+  );
   const gatewayUrl = `http://127.0.0.1:${ports[SERVICES.length]}`;
   return {
     baseUrl: `${gatewayUrl}/api/v1`,
@@ -126,7 +120,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     env,
     operator,
     async stop() {
-      for (const client of Object.values(operator)) client.close();
+      operator.close();
       await stopAll();
     },
   };

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { ServiceAccountStatus, type ServiceAccount } from '@masthead/proto/accounts';
+import { ServiceAccountStatus, type ServiceAccount } from '@masthead/proto/accounts/service_accounts';
 import type { ConnectionSummary } from '@masthead/proto/billing/connection';
+import type { Invitation } from '@masthead/proto/community/teams';
 import { relationshipStatusToJSON, type RelationshipStatus } from '@masthead/proto/identity';
 import { adminClients, type AdminClients } from './clients.js';
 import { loadFixture, parseFixture } from './fixture.js';
@@ -44,7 +45,12 @@ Commands:
                                         (POST /account-requests-payment)
   show-cardprovider-key --resource-id N --mode test|live
                                         whether a key is stored, its last four characters and
-                                        the encryption key ID; never the key
+                                        the encryption key ID, the connect client ID and the
+                                        connected account; never the key
+  set-cardprovider-client-id --resource-id N --mode test|live --client-id ca_…
+                                        the platform's connect client ID of the resource in that
+                                        mode (GET/POST/DELETE /admin/integrations/cardprovider/connect,
+                                        docs/adr/0126); the mode's secret key must be stored first
   create-invitation-code --resource-id N --pricing-id N [--code C] [--activations-limit N]
                          [--start-date ISO] [--end-date ISO] [--email E] [--title T] [--description D]
                                         a free invitation code for a free Pricing of the resource
@@ -106,6 +112,22 @@ const showConnection = (connection: ConnectionSummary) => ({
   secret_key_last4: connection.secretKeyLast4,
   key_id: connection.keyId,
   updated_at: connection.updatedAt || null,
+  client_id: connection.clientId || null,
+  connected_account_id: connection.connectedAccountId || null,
+});
+
+/** An invitation code as operators read it (the invite record's field names). */
+const showInvitation = (invite: Invitation) => ({
+  id: invite.id,
+  code: invite.code,
+  email: invite.email ?? null,
+  title: invite.title,
+  description: invite.description,
+  subscription_id: invite.pricingId ?? null,
+  activations_limit: invite.activationsLimit,
+  start_date: invite.startDate ?? null,
+  end_date: invite.endDate ?? null,
+  created_at: invite.createdAt,
 });
 
 /** `RELATIONSHIP_STATUS_LOCKED` → `locked`. */
@@ -133,7 +155,7 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
       allowedOrigins: [],
     }),
   'create-plan': (clients, values) =>
-    clients.catalog.upsertPlan({
+    clients.plans.upsertPlan({
       resourceId: integer(values, 'resource-id'),
       slug: text(values, 'slug'),
       title: text(values, 'title'),
@@ -144,7 +166,7 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
       parentPlanId: optional(values, 'parent-plan-id') === undefined ? undefined : integer(values, 'parent-plan-id'),
     }),
   'create-pricing': (clients, values) =>
-    clients.catalog.upsertPricing({
+    clients.pricings.upsertPricing({
       planId: integer(values, 'plan-id'),
       title: text(values, 'title'),
       price: integer(values, 'price'),
@@ -166,7 +188,7 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
   },
   'create-service-account': async (clients, values) => {
     const userId = optional(values, 'user-id');
-    const created = await clients.accounts.createServiceAccount({
+    const created = await clients.serviceAccounts.createServiceAccount({
       resourceId: integer(values, 'resource-id'),
       title: text(values, 'title'),
       fullAccess: values['full-access'] === true,
@@ -177,19 +199,19 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
     return { ...showServiceAccount(created.account), key: created.key };
   },
   'list-service-accounts': async (clients, values) =>
-    (await clients.accounts.listServiceAccounts({ resourceId: integer(values, 'resource-id') })).items.map(showServiceAccount),
+    (await clients.serviceAccounts.listServiceAccounts({ resourceId: integer(values, 'resource-id') })).items.map(showServiceAccount),
   'revoke-service-account': async (clients, values) =>
-    showServiceAccount(await clients.accounts.revokeServiceAccount({ id: integer(values, 'id') })),
+    showServiceAccount(await clients.serviceAccounts.revokeServiceAccount({ id: integer(values, 'id') })),
   'suspend-service-account': async (clients, values) =>
     showServiceAccount(
-      await clients.accounts.setServiceAccountStatus({
+      await clients.serviceAccounts.setServiceAccountStatus({
         id: integer(values, 'id'),
         status: ServiceAccountStatus.SERVICE_ACCOUNT_STATUS_SUSPENDED,
       }),
     ),
   'resume-service-account': async (clients, values) =>
     showServiceAccount(
-      await clients.accounts.setServiceAccountStatus({
+      await clients.serviceAccounts.setServiceAccountStatus({
         id: integer(values, 'id'),
         status: ServiceAccountStatus.SERVICE_ACCOUNT_STATUS_ACTIVE,
       }),
@@ -217,20 +239,30 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
       await clients.connections.setSecretKey({ resourceId: integer(values, 'resource-id'), mode: text(values, 'mode'), secretKey }),
     );
   },
+  'set-cardprovider-client-id': async (clients, values) =>
+    showConnection(
+      await clients.connections.setClientId({
+        resourceId: integer(values, 'resource-id'),
+        mode: text(values, 'mode'),
+        clientId: text(values, 'client-id'),
+      }),
+    ),
   'show-cardprovider-key': async (clients, values) =>
     showConnection(await clients.connections.getConnection({ resourceId: integer(values, 'resource-id'), mode: text(values, 'mode') })),
-  'create-invitation-code': (clients, values) =>
-    clients.invitations.createInvitationCode({
-      resourceId: integer(values, 'resource-id'),
-      pricingId: integer(values, 'pricing-id'),
-      code: optional(values, 'code') ?? '',
-      activationsLimit: optional(values, 'activations-limit') === undefined ? 0 : integer(values, 'activations-limit'),
-      startDate: optional(values, 'start-date'),
-      endDate: optional(values, 'end-date'),
-      email: optional(values, 'email') ?? '',
-      title: optional(values, 'title') ?? '',
-      description: optional(values, 'description') ?? '',
-    }),
+  'create-invitation-code': async (clients, values) =>
+    showInvitation(
+      await clients.invitations.createInvitationCode({
+        resourceId: integer(values, 'resource-id'),
+        pricingId: integer(values, 'pricing-id'),
+        code: optional(values, 'code') ?? '',
+        activationsLimit: optional(values, 'activations-limit') === undefined ? 0 : integer(values, 'activations-limit'),
+        startDate: optional(values, 'start-date'),
+        endDate: optional(values, 'end-date'),
+        email: optional(values, 'email') ?? '',
+        title: optional(values, 'title') ?? '',
+        description: optional(values, 'description') ?? '',
+      }),
+    ),
   'issue-login-token': async (clients, values) => {
     const ttl = optional(values, 'ttl-seconds');
     const issued = await clients.recovery.issueExternalLoginToken({
@@ -265,6 +297,7 @@ const STRING_OPTIONS = [
   'user-id',
   'ttl-seconds',
   'mode',
+  'client-id',
   'pricing-id',
   'code',
   'activations-limit',

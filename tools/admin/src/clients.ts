@@ -2,7 +2,18 @@ import { createClients, type Clients } from '@masthead/core/clients';
 import { loadConfig, serviceAddresses } from '@masthead/core/config';
 
 /** The internal APIs the admin CLI calls, from the clients table shared with the gateway (ADR 0097). */
-const ADMIN_CLIENTS = ['accounts', 'identity', 'catalog', 'memberAccess', 'recovery', 'connections', 'invitations'] as const;
+const ADMIN_CLIENTS = [
+  'accounts',
+  'serviceAccounts',
+  'identity',
+  'plans',
+  'pricings',
+  'memberships',
+  'memberAccess',
+  'recovery',
+  'connections',
+  'invitations',
+] as const;
 
 export type AdminClients = Clients<(typeof ADMIN_CLIENTS)[number]> & { close(): void };
 

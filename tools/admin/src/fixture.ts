@@ -51,7 +51,7 @@ async function loadResource(clients: AdminClients, partnerId: number, fixture: R
     const parentId = planFixture.parent === undefined ? 0 : planIds.get(planFixture.parent);
     if (parentId === undefined)
       throw new Error(`${fixture.public_key}: plan "${planFixture.slug}" names parent "${planFixture.parent}", not listed before it`);
-    const plan = await clients.catalog.upsertPlan({
+    const plan = await clients.plans.upsertPlan({
       resourceId: resource.id,
       slug: planFixture.slug,
       title: planFixture.title,
@@ -64,7 +64,7 @@ async function loadResource(clients: AdminClients, partnerId: number, fixture: R
     });
     planIds.set(planFixture.slug, plan.id);
     for (const pricingFixture of planFixture.pricings) {
-      const pricing = await clients.catalog.upsertPricing({
+      const pricing = await clients.pricings.upsertPricing({
         planId: plan.id,
         title: pricingFixture.title,
         price: pricingFixture.price,
@@ -102,7 +102,7 @@ async function loadResource(clients: AdminClients, partnerId: number, fixture: R
       lastName: memberFixture.last_name,
     });
     for (const membership of memberFixture.memberships) {
-      await clients.catalog.grantMembership({
+      await clients.memberships.grantMembership({
         resourceId: resource.id,
         userId: user.id,
         pricingId: pricingOf(membership).id,

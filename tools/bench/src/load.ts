@@ -9,6 +9,8 @@ export interface HttpTarget {
   method: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Bodies sent in turn instead of `body` (e.g. one sign-in per member of a pool). */
+  bodies?: readonly string[];
 }
 
 /** What one load run measured. Throughput counts 2xx answers only; the rest are reported apart. */
@@ -66,6 +68,12 @@ export function staggerPlan(rate: number, connections: number, parts = 10): Stag
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** An autocannon request hook that sends the bodies in turn, over every connection. */
+function rotateBody(bodies: readonly string[]) {
+  let next = 0;
+  return (request: autocannon.Request): autocannon.Request => ({ ...request, body: bodies[next++ % bodies.length] });
+}
+
 function runAutocannon(target: HttpTarget, connections: number, seconds: number, rate: number | undefined, latencies: number[]) {
   return new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
@@ -74,6 +82,7 @@ function runAutocannon(target: HttpTarget, connections: number, seconds: number,
         method: target.method,
         headers: target.headers,
         body: target.body,
+        ...(target.bodies?.length ? { requests: [{ setupRequest: rotateBody(target.bodies) }] } : {}),
         connections,
         duration: seconds,
         overallRate: rate,

@@ -38,7 +38,7 @@ import {
   type EndpointRow,
   type RoundSample,
 } from './report.js';
-import { arrangeScenario, type Scenario } from './scenario.js';
+import { arrangeScenario, benchFixture, type Scenario } from './scenario.js';
 import { median, spread } from './stats.js';
 import { BASELINES, ENDPOINTS, type BaselineId, type EndpointId } from './targets.js';
 
@@ -401,8 +401,11 @@ async function main(): Promise<number> {
     const stack = await startStack(supervisor, config, { nodeArgs, env: withDefaultHashing(process.env) }, log);
     checkAlive();
     if (!stack) throw new Error('stopped while starting');
-    const fixture = await runAdmin(supervisor, config, stack.topology.sharedEnv, ['load-fixture', join('fixtures', 'demo.json')]);
-    if (fixture !== 0) throw new StackStartError(`loading fixtures/demo.json with the admin CLI failed (exit code ${fixture})`, ['admin']);
+    const fixturePath = join(dataDir, 'bench-fixture.json');
+    const demo = JSON.parse(await readFile(join('fixtures', 'demo.json'), 'utf8')) as Parameters<typeof benchFixture>[0];
+    await writeFile(fixturePath, JSON.stringify(benchFixture(demo)));
+    const fixture = await runAdmin(supervisor, config, stack.topology.sharedEnv, ['load-fixture', fixturePath]);
+    if (fixture !== 0) throw new StackStartError(`loading the demo fixture with the admin CLI failed (exit code ${fixture})`, ['admin']);
     const scenario = await arrangeScenario(stack.origin);
     log(`stack ready at ${stack.origin}; demo fixture loaded`);
     if (profileId) {

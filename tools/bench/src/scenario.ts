@@ -4,6 +4,26 @@ import type { EndpointId } from './targets.js';
 /** The demo fixture's resource and member (fixtures/demo.json), loaded with the admin CLI. */
 export const DEMO = { resourceKey: 'demo-resource', email: 'member@demo.test', password: 'Demo-password-1' } as const;
 
+/**
+ * Members the sign-in load rotates over. Identity lets one account run two sign-ins at once
+ * (ADR 0091) and answers a burst on one account 429, so signing one member in over 16
+ * connections would measure that guard, not the sign-in path; 32 members keep each one at one
+ * request in flight.
+ */
+export const BENCH_MEMBERS = Array.from({ length: 32 }, (_, i) => ({ email: `bench-${i + 1}@demo.test`, password: 'Bench-password-1' }));
+
+/** The demo fixture with the bench members added to the demo resource. */
+export function benchFixture(demo: { partners: Array<{ resources: Array<{ public_key: string; members?: unknown[] }> }> }) {
+  for (const resource of demo.partners.flatMap((partner) => partner.resources)) {
+    if (resource.public_key !== DEMO.resourceKey) continue;
+    resource.members = [
+      ...(resource.members ?? []),
+      ...BENCH_MEMBERS.map((member, i) => ({ ...member, first_name: 'Bench', last_name: `Member ${i + 1}` })),
+    ];
+  }
+  return demo;
+}
+
 export interface Scenario {
   targets: Record<EndpointId, HttpTarget>;
   /** The body of GET /plans, which the bare-express baseline serves as is. */
@@ -45,7 +65,13 @@ export async function arrangeScenario(origin: string): Promise<Scenario> {
     plans: { url: `${api}/plans`, method: 'GET', headers: resource },
     plan: { url: `${api}/plans/${planId}`, method: 'GET', headers: resource },
     user: { url: `${api}/user`, method: 'GET', headers: { ...resource, token: session.token } },
-    signin: { url: `${api}/authorization`, method: 'POST', headers: json, body: credentials },
+    signin: {
+      url: `${api}/authorization`,
+      method: 'POST',
+      headers: json,
+      body: credentials,
+      bodies: BENCH_MEMBERS.map((member) => JSON.stringify(member)),
+    },
     // reusable_refresh keeps the record, so one body can be repeated (document 1, B).
     refresh: {
       url: `${api}/authorization/refresh`,

@@ -1,13 +1,20 @@
 import { AccountsServiceService } from '@masthead/proto/accounts';
 import { AccountRequestServiceService } from '@masthead/proto/accounts/account_requests';
+import { LocalizationServiceService } from '@masthead/proto/accounts/localization';
+import { ServiceAccountsServiceService } from '@masthead/proto/accounts/service_accounts';
 import { BillingServiceService } from '@masthead/proto/billing';
 import { AccountRequestPaymentServiceService } from '@masthead/proto/billing/account_request_payments';
+import { CardProviderConnectServiceService } from '@masthead/proto/billing/connect';
 import { CardProviderConnectionServiceService } from '@masthead/proto/billing/connection';
 import { LegacySourceServiceService } from '@masthead/proto/billing/legacy_sources';
 import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
-import { CatalogServiceService } from '@masthead/proto/catalog';
+import { MemberViewsServiceService } from '@masthead/proto/catalog/member_views';
+import { MembershipsServiceService } from '@masthead/proto/catalog/memberships';
+import { PlansServiceService } from '@masthead/proto/catalog/plans';
+import { PricingsServiceService } from '@masthead/proto/catalog/pricings';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { InvitationsServiceService } from '@masthead/proto/community/invitations';
+import { TeamsServiceService } from '@masthead/proto/community/teams';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { MemberAccessServiceService } from '@masthead/proto/identity/access';
 import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
@@ -27,7 +34,12 @@ export type ProcessName = 'accounts' | 'identity' | 'catalog' | 'billing' | 'com
  * service moved to another process or split by area changes here only.
  */
 export const SERVICE_CLIENTS = {
+  /** Partners and resources. */
   accounts: { definition: AccountsServiceService, process: 'accounts' },
+  /** Service-account keys for the gateway; account management for operators (document 2 I). */
+  serviceAccounts: { definition: ServiceAccountsServiceService, process: 'accounts' },
+  /** Countries, geo info, currencies, languages (document 2 B). */
+  localization: { definition: LocalizationServiceService, process: 'accounts' },
   /** POST /account-requests (document 2 J). */
   accountRequests: { definition: AccountRequestServiceService, process: 'accounts' },
   identity: { definition: IdentityServiceService, process: 'identity' },
@@ -39,7 +51,14 @@ export const SERVICE_CLIENTS = {
   profile: { definition: ProfileServiceService, process: 'identity' },
   extraData: { definition: ExtraDataServiceService, process: 'identity' },
   social: { definition: SocialIdentityServiceService, process: 'identity' },
-  catalog: { definition: CatalogServiceService, process: 'catalog' },
+  /** Plans: public reads, operator writes (document 1 E). */
+  plans: { definition: PlansServiceService, process: 'catalog' },
+  /** Pricings: public reads, the external-source lookup, operator writes. */
+  pricings: { definition: PricingsServiceService, process: 'catalog' },
+  /** A member's memberships in one resource (document 1 F). */
+  memberships: { definition: MembershipsServiceService, process: 'catalog' },
+  /** Plans joined with a member's memberships: user plans, team plans, eligibility, by resource. */
+  memberViews: { definition: MemberViewsServiceService, process: 'catalog' },
   billing: { definition: BillingServiceService, process: 'billing' },
   /** Payment customers and saved sources (document 1 D). */
   paymentSources: { definition: PaymentSourceServiceService, process: 'billing' },
@@ -49,7 +68,11 @@ export const SERVICE_CLIENTS = {
   accountRequestPayments: { definition: AccountRequestPaymentServiceService, process: 'billing' },
   /** Card-provider secret keys: in, never out (ADR 0120). Operators only. */
   connections: { definition: CardProviderConnectionServiceService, process: 'billing' },
+  /** Integration-admin connect OAuth of the card provider (ADR 0126). */
+  cardProviderConnect: { definition: CardProviderConnectServiceService, process: 'billing' },
   community: { definition: CommunityServiceService, process: 'community' },
+  /** Teams and their members (document 2 C). */
+  teams: { definition: TeamsServiceService, process: 'community' },
   /** Team invites, invitation codes, validation and activation (document 2 C, D). */
   invitations: { definition: InvitationsServiceService, process: 'community' },
   integrations: { definition: IntegrationsServiceService, process: 'integrations' },

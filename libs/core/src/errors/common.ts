@@ -138,6 +138,28 @@ export const incorrectToken = defineError({ status: 406, code: 'incorrect_token'
 /** `{id}` of /user/cardprovider/customer/{id} is not one of the member's legacy customers. */
 export const customerNotFound = defineError({ status: 404, code: 'customer_not_found', description: 'Customer not found' });
 
+/**
+ * POST /admin/integrations/cardprovider/connect: `code` missing or blank (gateway), or refused by
+ * the card provider as unknown, expired, already used or another platform's (billing;
+ * docs/adr/0126). 409 like the modern card-provider siblings.
+ */
+export const invalidConnectCode = defineError({
+  status: 409,
+  code: 'invalid_code',
+  description: 'code must be an unused authorization code from the card provider',
+});
+
+/**
+ * POST /admin/integrations/cardprovider/connect: `state` missing (gateway), or not a live state
+ * this admin obtained for this resource and mode from GET …/connect (unknown, expired, used,
+ * another admin's or resource's: all answered alike; billing, docs/adr/0126).
+ */
+export const invalidConnectState = defineError({
+  status: 409,
+  code: 'invalid_state',
+  description: 'state must be the value of a recent GET /admin/integrations/cardprovider/connect, used once',
+});
+
 /** An account request ID that names no record (document 2 J). */
 export const accountRequestNotExists = defineError({
   status: 404,

@@ -18,18 +18,22 @@ export async function insertIfAbsent(insert: Promise<unknown>): Promise<boolean>
 
 /**
  * Claims a free slot number by inserting a document whose unique key holds the slot. `from` is a
- * hint (a count read before): the scan starts there, and under a cap wraps around to the slots
- * below it, where a claim released after a failure leaves a hole that would otherwise stay empty.
- * A count already at the cap means full (no probing). Returns the slot, or null when every slot
+ * hint (a count read before): a count already at the cap means full (no probing). Under a cap the
+ * scan starts at a random slot between the hint and the cap, so that a rush of parallel claims,
+ * which all read the same count, spreads over the free slots instead of all probing the same one
+ * in turn; it then wraps around to the slots below, where a claim released after a failure leaves
+ * a hole. Without a cap it scans upward from the hint. Returns the slot, or null when every slot
  * below `limit` is taken (limit 0 = no cap).
  */
 export async function claimSlot(insert: (slot: number) => Promise<unknown>, from: number, limit: number): Promise<number | null> {
-  const start = Math.max(0, from);
-  if (limit > 0 && start >= limit) return null;
-  for (let slot = start; limit <= 0 || slot < limit; slot++) {
-    if (await insertIfAbsent(insert(slot))) return slot;
+  const hint = Math.max(0, from);
+  if (limit <= 0) {
+    for (let slot = hint; ; slot++) if (await insertIfAbsent(insert(slot))) return slot;
   }
-  for (let slot = 0; slot < start; slot++) {
+  if (hint >= limit) return null;
+  const start = hint + Math.floor(Math.random() * (limit - hint));
+  for (let offset = 0; offset < limit; offset++) {
+    const slot = (start + offset) % limit;
     if (await insertIfAbsent(insert(slot))) return slot;
   }
   return null;

@@ -1,6 +1,6 @@
 import type { AsyncImplementation } from '@masthead/core/grpc';
 import { fromPageQuery } from '@masthead/core/pagination';
-import { CurrencySource, type AccountsServiceService, type Language } from '@masthead/proto/accounts';
+import { CurrencySource, type Language, type LocalizationServiceService } from '@masthead/proto/accounts/localization';
 import type { CountryService } from '../countries/country.service.js';
 import type { CurrencyService } from '../currencies/currency.service.js';
 import type { GeoLocator } from '../geo/geo-locator.js';
@@ -14,8 +14,6 @@ export interface LocalizationDeps {
   languages: LanguageService;
   geo: GeoLocator;
 }
-
-type LocalizationMethods = 'listCountries' | 'getGeoInfo' | 'listCurrencies' | 'listLanguages' | 'getLanguage';
 
 const toLanguage = (record: LanguageRecord): Language => ({
   id: record._id,
@@ -31,13 +29,13 @@ const toLanguage = (record: LanguageRecord): Language => ({
 
 const SOURCES = { resource: CurrencySource.CURRENCY_SOURCE_RESOURCE, deployment: CurrencySource.CURRENCY_SOURCE_DEPLOYMENT } as const;
 
-/** The localization reads of AccountsService (document 2, section B). */
+/** The localization reads (document 2, section B). */
 export function localizationHandlers({
   countries,
   currencies,
   languages,
   geo,
-}: LocalizationDeps): Pick<AsyncImplementation<typeof AccountsServiceService>, LocalizationMethods> {
+}: LocalizationDeps): AsyncImplementation<typeof LocalizationServiceService> {
   return {
     listCountries: async ({ resourceId, real, ip }) => {
       const list = await countries.list({ resourceId, real, ip });

@@ -10,9 +10,17 @@ import type { BillingConfig } from '../config.js';
 export function cardProviderClientOptions(
   config: Pick<BillingConfig, 'CARDPROVIDER_API_BASE' | 'CARDPROVIDER_TIMEOUT_MS'>,
 ): Stripe.StripeConfig {
-  const options: Stripe.StripeConfig = { telemetry: false, timeout: config.CARDPROVIDER_TIMEOUT_MS };
-  if (!config.CARDPROVIDER_API_BASE) return options;
-  const url = new URL(config.CARDPROVIDER_API_BASE);
+  return clientOptionsFor(config.CARDPROVIDER_API_BASE, config.CARDPROVIDER_TIMEOUT_MS);
+}
+
+/**
+ * The SDK's options for one base: the SDK's `host` replaces every base it knows (the API and the
+ * connect host alike), so the OAuth client gets its own instance (connect-oauth.ts).
+ */
+function clientOptionsFor(base: string | undefined, timeout: number): Stripe.StripeConfig {
+  const options: Stripe.StripeConfig = { telemetry: false, timeout };
+  if (!base) return options;
+  const url = new URL(base);
   const protocol = url.protocol === 'http:' ? 'http' : 'https';
   // An IPv6 literal arrives bracketed ([::1]); the SDK passes host on to node:http unbracketed.
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -22,3 +30,13 @@ export function cardProviderClientOptions(
 /** A provider client acting with `secretKey` (a resource's key for its mode; never logged). */
 export const cardProviderClient = (config: Parameters<typeof cardProviderClientOptions>[0], secretKey: string): Stripe =>
   new Stripe(secretKey, cardProviderClientOptions(config));
+
+/**
+ * A provider client for the connect (OAuth) endpoints, acting with the platform's `secretKey`:
+ * `stripe.oauth` targets the provider's connect host by default, or CARDPROVIDER_CONNECT_BASE
+ * (the local fake in tests, docs/adr/0126).
+ */
+export const connectClient = (
+  config: Pick<BillingConfig, 'CARDPROVIDER_CONNECT_BASE' | 'CARDPROVIDER_TIMEOUT_MS'>,
+  secretKey: string,
+): Stripe => new Stripe(secretKey, clientOptionsFor(config.CARDPROVIDER_CONNECT_BASE, config.CARDPROVIDER_TIMEOUT_MS));

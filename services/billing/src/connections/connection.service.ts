@@ -1,8 +1,8 @@
 import type { Logger } from '@masthead/core/logging';
-import { invalidMode, invalidSecretKey, noKeyRing } from './connection.errors.js';
+import { cardProviderKeyMissing, invalidClientId, invalidMode, invalidSecretKey, noKeyRing } from './connection.errors.js';
 import type { ConnectionRepository } from './connection.repository.js';
 import type { ConnectionRecord, ProviderMode } from './connection.schema.js';
-import { open, seal, SecretUnavailable, type KeyRing } from './secret-box.js';
+import { open, seal, SecretUnavailable, type KeyRing, type SealedSecret } from './secret-box.js';
 
 /** The deployment's own connection (POST /account-requests-payment) is stored as resource 0. */
 export const DEPLOYMENT_RESOURCE_ID = 0;
@@ -15,8 +15,13 @@ export const parseMode = (mode: string): ProviderMode => {
   return mode;
 };
 
+/** Connect client IDs as the provider issues them (test and live alike). */
+const CLIENT_ID = /^ca_[A-Za-z0-9]{1,250}$/;
+
 /** Binds a sealed value to its record, so that it cannot be replayed onto another one. */
 const aadOf = (resourceId: number, mode: ProviderMode) => `cardprovider:${resourceId}:${mode}`;
+/** The connected account's tokens: another value of the same record, so another binding. */
+const tokensAadOf = (resourceId: number, mode: ProviderMode) => `cardprovider-connect:${resourceId}:${mode}`;
 
 interface Deps {
   connections: ConnectionRepository;
@@ -38,6 +43,25 @@ export class ConnectionService {
     if (!SECRET_KEY.test(key)) throw invalidSecretKey();
     if (!this.deps.ring) throw noKeyRing();
     return this.deps.connections.save(resourceId, mode, seal(this.deps.ring, key, aadOf(resourceId, mode)), key.slice(-4));
+  }
+
+  /**
+   * Sets the connect client ID of (resource, mode) (docs/adr/0126). The pair needs its secret
+   * key first: the client ID belongs to the account that key acts for.
+   */
+  async setClientId(resourceId: number, modeText: string, clientId: string): Promise<ConnectionRecord> {
+    const mode = parseMode(modeText);
+    const id = clientId.trim();
+    if (!CLIENT_ID.test(id)) throw invalidClientId();
+    const record = await this.deps.connections.setClientId(resourceId, mode, id);
+    if (!record) throw cardProviderKeyMissing(mode);
+    return record;
+  }
+
+  /** Seals a connected account's tokens for (resource, mode); nothing else ever opens them today. */
+  sealConnectTokens(resourceId: number, mode: ProviderMode, tokens: { access_token: string; refresh_token: string }): SealedSecret {
+    if (!this.deps.ring) throw noKeyRing();
+    return seal(this.deps.ring, JSON.stringify(tokens), tokensAadOf(resourceId, mode));
   }
 
   summary(resourceId: number, modeText: string): Promise<ConnectionRecord | null> {
@@ -71,7 +95,13 @@ export class ConnectionService {
     for (const record of await connections.listSealedWithOtherKeys(ring.current.id)) {
       try {
         const aad = aadOf(record.resource_id, record.mode);
-        await connections.reseal(record, seal(ring, open(ring, record.secret_key, aad), aad));
+        const tokens = record.connected_account?.tokens;
+        const tokensAad = tokensAadOf(record.resource_id, record.mode);
+        await connections.reseal(
+          record,
+          seal(ring, open(ring, record.secret_key, aad), aad),
+          tokens ? seal(ring, open(ring, tokens, tokensAad), tokensAad) : undefined,
+        );
         count++;
       } catch (error) {
         if (!(error instanceof SecretUnavailable)) throw error;

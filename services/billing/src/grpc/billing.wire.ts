@@ -1,7 +1,9 @@
 import type { ConnectionSummary } from '@masthead/proto/billing/connection';
 import type { CardItem, LegacyCustomer } from '@masthead/proto/billing/legacy_sources';
 import type { PaymentCustomer, PaymentSource, SavedMethod } from '@masthead/proto/billing/payment_sources';
-import type { ConnectionRecord } from '../connections/connection.schema.js';
+import type { ConnectGuidance as ConnectGuidanceMessage, ConnectedAccount } from '@masthead/proto/billing/connect';
+import type { ConnectGuidance } from '../connections/connect.service.js';
+import type { ConnectedAccountRecord, ConnectionRecord } from '../connections/connection.schema.js';
 import type { PaymentCustomerRecord } from '../customers/payment-customer.schema.js';
 import type { SourceView } from '../sources/source-list.js';
 import type { PaymentMethodRecord, UserCardRecord } from '../sources/source.schema.js';
@@ -66,6 +68,8 @@ export const toConnectionSummary = (resourceId: number, mode: string, record: Co
   secretKeyLast4: record?.secret_key_last4 ?? '',
   keyId: record?.secret_key.key_id ?? '',
   updatedAt: record?.updated_at.toISOString() ?? '',
+  clientId: record?.client_id ?? '',
+  connectedAccountId: record?.connected_account?.account_id ?? '',
 });
 
 /** Document 1, "Legacy customer record": no `payment_methods` key. */
@@ -101,4 +105,24 @@ export const toCardItem = (card: UserCardRecord & { isDefault: boolean }): CardI
   customerId: card.customer_id,
   paySystem: card.pay_system,
   default: card.isDefault,
+});
+
+/** A connected account without its tokens (docs/adr/0126). */
+export const toConnectedAccount = (account: ConnectedAccountRecord): ConnectedAccount => ({
+  accountId: account.account_id,
+  livemode: account.livemode,
+  scope: account.scope,
+  publishableKey: account.publishable_key,
+  connectedAt: account.connected_at.toISOString(),
+  connectedBy: account.connected_by,
+});
+
+/** The guidance: the state is the one plain value shown, once, to the admin who asked. */
+export const toConnectGuidance = (guidance: ConnectGuidance): ConnectGuidanceMessage => ({
+  mode: guidance.mode,
+  clientId: guidance.clientId,
+  authorizeUrl: guidance.authorizeUrl,
+  state: guidance.state,
+  stateExpiresAt: guidance.stateExpiresAt.toISOString(),
+  connectedAccount: guidance.connectedAccount ? toConnectedAccount(guidance.connectedAccount) : undefined,
 });

@@ -7,6 +7,8 @@ export function connectionHandlers(connections: ConnectionService): AsyncImpleme
   return {
     setSecretKey: async ({ resourceId, mode, secretKey }) =>
       toConnectionSummary(resourceId, mode, await connections.setSecretKey(resourceId, mode, secretKey)),
+    setClientId: async ({ resourceId, mode, clientId }) =>
+      toConnectionSummary(resourceId, mode, await connections.setClientId(resourceId, mode, clientId)),
     getConnection: async ({ resourceId, mode }) => toConnectionSummary(resourceId, mode, await connections.summary(resourceId, mode)),
   };
 }

@@ -1,4 +1,5 @@
-import type { Membership, MembershipChange, Plan, PlanRef, Pricing, ResourceMemberships, UserPlan } from '@masthead/proto/catalog';
+import type { Membership, MembershipChange, Plan, PlanRef, Pricing } from '@masthead/proto/catalog';
+import type { ResourceMemberships, UserPlan } from '@masthead/proto/catalog/member_views';
 import type { ResourceMembershipsView } from '../member-views/resource-memberships.reader.js';
 import type { UserPlanView } from '../member-views/user-plans.reader.js';
 import type { MembershipChangeRecord } from '../memberships/history.schema.js';

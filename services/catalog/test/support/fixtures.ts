@@ -1,7 +1,7 @@
-import type { ServiceClient } from '@masthead/core/grpc';
-import type { CatalogServiceService, Plan, Pricing, UpsertPlanRequest, UpsertPricingRequest } from '@masthead/proto/catalog';
-
-type CatalogClient = ServiceClient<typeof CatalogServiceService>;
+import type { Plan, Pricing } from '@masthead/proto/catalog';
+import type { UpsertPlanRequest } from '@masthead/proto/catalog/plans';
+import type { UpsertPricingRequest } from '@masthead/proto/catalog/pricings';
+import type { CatalogClient } from './harness.js';
 
 // A random base per file: NATS is shared by the run, so events are told apart by resource.
 let lastResourceId = 1_000_000 + Math.floor(Math.random() * 2_000_000) * 1000;

@@ -1,12 +1,17 @@
 import type { DomainEvent } from '@masthead/core/events';
-import { CatalogServiceService } from '@masthead/proto/catalog';
-import { startServiceHarness, type ServiceHarness } from '@masthead/service-testkit';
+import { PlansServiceService } from '@masthead/proto/catalog/plans';
+import { processClient, startServiceHarness, type ProcessClient, type ServiceHarness } from '@masthead/service-testkit';
 import { connect } from 'nats';
 import { expect } from 'vitest';
 import { loadCatalogConfig, startCatalogService } from '../../src/app.js';
 import { recordEvents } from './events.js';
 
-export interface CatalogHarness extends ServiceHarness<typeof CatalogServiceService> {
+/** The catalog's area services, as one client. */
+export const CATALOG_CLIENTS = ['plans', 'pricings', 'memberships', 'memberViews'] as const;
+export type CatalogClient = ProcessClient<(typeof CATALOG_CLIENTS)[number]>;
+
+export interface CatalogHarness extends Omit<ServiceHarness<typeof PlansServiceService>, 'client'> {
+  client: CatalogClient;
   /** Every event published since the harness started, in arrival order. */
   events: DomainEvent[];
   /** Every event so far, once the outbox is empty and NATS has delivered what it acknowledged. */
@@ -17,7 +22,7 @@ export interface CatalogHarness extends ServiceHarness<typeof CatalogServiceServ
 export async function startCatalogHarness(): Promise<CatalogHarness> {
   const harness = await startServiceHarness({
     service: 'catalog',
-    definition: CatalogServiceService,
+    definition: PlansServiceService,
     start: (env) => startCatalogService(loadCatalogConfig(env)),
   });
   try {
@@ -31,7 +36,9 @@ export async function startCatalogHarness(): Promise<CatalogHarness> {
       await nats.flush();
       return events;
     };
-    return { ...harness, events, settledEvents };
+    const client = processClient(CATALOG_CLIENTS, harness.address);
+    harness.onStop(async () => client.close());
+    return { ...harness, client, events, settledEvents };
   } catch (error) {
     await harness.stop();
     throw error;

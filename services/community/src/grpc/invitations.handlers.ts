@@ -4,8 +4,7 @@ import type { InvitationsServiceService } from '@masthead/proto/community/invita
 import type { InviteActivationService } from '../invitations/invite-activation.service.js';
 import type { InvitePreviewService } from '../invitations/invite-preview.service.js';
 import type { TeamInviteService } from '../invitations/team-invite.service.js';
-import { inviteRecord } from '../teams/team.wire.js';
-import { toTeamInfo } from './community.wire.js';
+import { toInvitation, toTeamInfo } from './community.wire.js';
 import { callerOf } from './teams.handlers.js';
 
 interface Deps {
@@ -16,13 +15,14 @@ interface Deps {
 
 export function invitationsHandlers({ teamInvites, activation, preview }: Deps): AsyncImplementation<typeof InvitationsServiceService> {
   return {
-    createTeamInvite: ({ caller, teamId, fields }) => teamInvites.create(callerOf(caller), teamId, fields ?? {}),
+    createTeamInvite: async ({ caller, teamId, ...fields }) => toInvitation(await teamInvites.create(callerOf(caller), teamId, fields)),
     listTeamInvites: async ({ caller, teamId, query }) => {
       const page = await teamInvites.list(callerOf(caller), teamId, fromPageQuery(query));
-      return { items: page.items, paginator: page.paginator };
+      return { items: page.rows.map(toInvitation), paginator: page.paginator };
     },
-    getTeamInvite: ({ caller, teamId, inviteId }) => teamInvites.get(callerOf(caller), teamId, inviteId),
-    updateTeamInvite: ({ caller, teamId, inviteId, fields }) => teamInvites.update(callerOf(caller), teamId, inviteId, fields ?? {}),
+    getTeamInvite: async ({ caller, teamId, inviteId }) => toInvitation(await teamInvites.get(callerOf(caller), teamId, inviteId)),
+    updateTeamInvite: async ({ caller, teamId, inviteId, ...fields }) =>
+      toInvitation(await teamInvites.update(callerOf(caller), teamId, inviteId, fields)),
     deleteTeamInvite: async ({ caller, teamId, inviteId }) => {
       await teamInvites.delete(callerOf(caller), teamId, inviteId);
       return { result: true };
@@ -33,7 +33,7 @@ export function invitationsHandlers({ teamInvites, activation, preview }: Deps):
     },
     validateInvite: async (request) => {
       const { invite, team } = await preview.validate(request);
-      return { invite: inviteRecord(invite), team: team ? toTeamInfo(team) : undefined };
+      return { invite: toInvitation(invite), team: team ? toTeamInfo(team) : undefined };
     },
     checkInvite: async (request) => {
       await preview.check(request);
@@ -43,6 +43,6 @@ export function invitationsHandlers({ teamInvites, activation, preview }: Deps):
       const { subscriptionId } = await activation.activate(callerOf(caller), invite, { singleSubscription });
       return subscriptionId === null ? { result: true } : { result: true, subscriptionId };
     },
-    createInvitationCode: (request) => preview.createCode(request),
+    createInvitationCode: async (request) => toInvitation(await preview.createCode(request)),
   };
 }

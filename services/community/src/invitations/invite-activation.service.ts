@@ -1,6 +1,6 @@
 import type { EventPublisher } from '@masthead/core/events';
-import type { ServiceClient } from '@masthead/core/grpc';
-import type { CatalogServiceService, Membership, Pricing } from '@masthead/proto/catalog';
+import type { ClientOf } from '@masthead/core/clients';
+import type { Membership, Pricing } from '@masthead/proto/catalog';
 import type { Caller } from '@masthead/proto/community/teams';
 import type { PaymentCustomers } from '../support/payment-customers.js';
 import type { TeamMemberRepository } from '../teams/team-member.repository.js';
@@ -23,7 +23,8 @@ interface Deps {
   invites: InviteRepository;
   teams: TeamRepository;
   members: TeamMemberRepository;
-  catalog: ServiceClient<typeof CatalogServiceService>;
+  pricings: ClientOf<'pricings'>;
+  memberships: ClientOf<'memberships'>;
   payments: PaymentCustomers;
   events: EventPublisher;
 }
@@ -77,7 +78,7 @@ export class InviteActivationService {
     if (pricing && (team || pricing.price === 0)) {
       let granted: Membership;
       try {
-        granted = await this.deps.catalog.grantMembership(
+        granted = await this.deps.memberships.grantMembership(
           { resourceId: caller.resourceId, userId: caller.userId, pricingId: pricing.id, autorenew: false },
           { idempotent: true },
         );
@@ -100,12 +101,12 @@ export class InviteActivationService {
   private async replaceOthers(caller: Caller, pricing: Pricing, keepId: number, single: boolean): Promise<void> {
     const { resourceId, userId } = caller;
     try {
-      const { items } = await this.deps.catalog.listMemberships({ resourceId, userId, includeHistory: false }, { idempotent: true });
+      const { items } = await this.deps.memberships.listMemberships({ resourceId, userId, includeHistory: false }, { idempotent: true });
       const replaced = items.filter(
         (membership) => membership.active && membership.id !== keepId && (single || membership.pricing?.planId === pricing.planId),
       );
       await Promise.allSettled(
-        replaced.map((membership) => this.deps.catalog.detachMembership({ resourceId, userId, membershipId: membership.id })),
+        replaced.map((membership) => this.deps.memberships.detachMembership({ resourceId, userId, membershipId: membership.id })),
       );
     } catch {
       /* the membership is granted; replacing the others is best effort (docs/adr/0137) */
@@ -138,7 +139,7 @@ export class InviteActivationService {
   }
 
   private async pricing(caller: Caller, pricingId: number): Promise<Pricing> {
-    const pricing = await this.deps.catalog
+    const pricing = await this.deps.pricings
       .getPricing({ resourceId: caller.resourceId, pricingId }, { idempotent: true })
       .catch(() => null);
     if (!pricing?.active) throw incorrectSubscription();

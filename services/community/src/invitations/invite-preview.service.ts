@@ -1,11 +1,10 @@
-import type { ServiceClient } from '@masthead/core/grpc';
 import { invalidRequestField, subscriptionNotFound } from '@masthead/core/errors';
 import { isDuplicateKey } from '@masthead/core/mongo';
-import type { CatalogServiceService, Pricing } from '@masthead/proto/catalog';
+import type { ClientOf } from '@masthead/core/clients';
+import type { Pricing } from '@masthead/proto/catalog';
 import type { CheckInviteRequest, CreateInvitationCodeRequest, ValidateInviteRequest } from '@masthead/proto/community/invitations';
 import type { TeamRepository } from '../teams/team.repository.js';
 import type { TeamRecord } from '../teams/team.schema.js';
-import { inviteRecord } from '../teams/team.wire.js';
 import { inviteUsable } from './invite-activation.service.js';
 import { incorrectInvite, invalidInvitePreview, requestsLimitExceeded } from './invite.errors.js';
 import type { InviteRepository } from './invite.repository.js';
@@ -13,12 +12,10 @@ import type { InviteRecord } from './invite.schema.js';
 import type { PreviewFlood } from './preview-flood.js';
 import { generateCode } from './team-invite.service.js';
 
-type Json = Record<string, unknown>;
-
 interface Deps {
   invites: InviteRepository;
   teams: TeamRepository;
-  catalog: ServiceClient<typeof CatalogServiceService>;
+  pricings: ClientOf<'pricings'>;
   flood: PreviewFlood;
 }
 
@@ -55,7 +52,7 @@ export class InvitePreviewService {
   }
 
   /** Operator (admin CLI): a free invitation code for a free Pricing of the resource (docs/adr/0138). */
-  async createCode(request: CreateInvitationCodeRequest): Promise<Json> {
+  async createCode(request: CreateInvitationCodeRequest): Promise<InviteRecord> {
     const pricing = await this.pricing(request.resourceId, request.pricingId);
     if (!pricing) throw subscriptionNotFound();
     if (pricing.price > 0) throw invalid('subscription_id', 'invitation codes grant free Pricings only');
@@ -83,7 +80,7 @@ export class InvitePreviewService {
         end_date: endDate,
         created_by: null,
       });
-      return inviteRecord(invite);
+      return invite;
     } catch (error) {
       // Codes are unique per resource, case-insensitive (the lookup key).
       if (isDuplicateKey(error)) throw invalid('code', 'the resource already has this code');
@@ -110,7 +107,7 @@ export class InvitePreviewService {
 
   private async pricing(resourceId: number, pricingId: number): Promise<Pricing | null> {
     try {
-      return await this.deps.catalog.getPricing({ resourceId, pricingId }, { idempotent: true });
+      return await this.deps.pricings.getPricing({ resourceId, pricingId }, { idempotent: true });
     } catch {
       return null;
     }

@@ -1,8 +1,9 @@
 import type { EventPublisher } from '@masthead/core/events';
-import type { ServiceClient } from '@masthead/core/grpc';
 import { isDuplicateKey } from '@masthead/core/mongo';
-import { toPaginator, type PageRequest, type Paginator } from '@masthead/core/pagination';
-import type { CatalogServiceService, Pricing } from '@masthead/proto/catalog';
+import { toPaginator, type PageRequest } from '@masthead/core/pagination';
+import type { ClientOf } from '@masthead/core/clients';
+import type { Pricing } from '@masthead/proto/catalog';
+import type { CreateTeamInviteRequest, UpdateTeamInviteRequest } from '@masthead/proto/community/invitations';
 import type { Caller } from '@masthead/proto/community/teams';
 import { randomBytes } from 'node:crypto';
 import type { PaymentCustomers } from '../support/payment-customers.js';
@@ -10,13 +11,14 @@ import { invalidTeamField } from '../teams/team.errors.js';
 import type { TeamAccess } from '../teams/team-access.js';
 import type { TeamMemberRepository } from '../teams/team-member.repository.js';
 import type { TeamRecord } from '../teams/team.schema.js';
-import { inviteRecord } from '../teams/team.wire.js';
+import type { Page } from '../teams/team.service.js';
 import { domainAllowed } from './domains.js';
 import { inviteException, inviteNotFound } from './invite.errors.js';
 import type { InviteRepository } from './invite.repository.js';
 import type { InviteRecord } from './invite.schema.js';
 
-type Json = Record<string, unknown>;
+type InviteFields = Omit<CreateTeamInviteRequest, 'caller' | 'teamId'>;
+type InviteChanges = Pick<UpdateTeamInviteRequest, 'title' | 'description' | 'userName'>;
 
 /** Limits of document 2 (Limits table). */
 const EMAIL_MAX = 60;
@@ -32,7 +34,7 @@ interface Deps {
   invites: InviteRepository;
   members: TeamMemberRepository;
   access: TeamAccess;
-  catalog: ServiceClient<typeof CatalogServiceService>;
+  pricings: ClientOf<'pricings'>;
   payments: PaymentCustomers;
   events: EventPublisher;
 }
@@ -41,15 +43,15 @@ interface Deps {
 export class TeamInviteService {
   constructor(private readonly deps: Deps) {}
 
-  async create(caller: Caller, teamId: number, fields: Json): Promise<Json> {
+  async create(caller: Caller, teamId: number, fields: InviteFields): Promise<InviteRecord> {
     const team = await this.deps.access.manageable(caller, teamId);
-    const email = await this.email(team, fields['email']);
-    const pricing = await this.pricing(caller, team, fields['subscription_id']);
-    const title = this.title(fields['title']) ?? `Invitation to ${team.name}`;
-    const description = typeof fields['description'] === 'string' && fields['description'].trim() ? fields['description'].trim() : title;
-    this.resourceId(caller, fields['resource_id']);
-    this.code(fields['code']);
-    const userName = typeof fields['user_name'] === 'string' ? fields['user_name'].trim() || null : null;
+    const email = await this.email(team, fields.email);
+    const pricing = await this.pricing(caller, team, fields.pricingId);
+    const title = this.title(fields.title) ?? `Invitation to ${team.name}`;
+    const description = fields.description?.trim() || title;
+    this.resourceId(caller, fields.resourceId);
+    this.code(fields.code);
+    const userName = fields.userName?.trim() || null;
     let invite: InviteRecord;
     try {
       invite = await this.deps.invites.insert({
@@ -73,28 +75,28 @@ export class TeamInviteService {
       throw inviteException();
     }
     await this.publishInvite(caller, invite);
-    return inviteRecord(invite);
+    return invite;
   }
 
-  async list(caller: Caller, teamId: number, request: PageRequest): Promise<{ items: Json[]; paginator: Paginator }> {
+  async list(caller: Caller, teamId: number, request: PageRequest): Promise<Page<InviteRecord>> {
     const team = await this.deps.access.manageable(caller, teamId);
     const page = await this.deps.invites.pageForTeam(team._id, (request.page - 1) * request.limit, request.limit);
-    return { items: page.rows.map(inviteRecord), paginator: toPaginator(request, page.total) };
+    return { rows: page.rows, paginator: toPaginator(request, page.total) };
   }
 
-  async get(caller: Caller, teamId: number, inviteId: number): Promise<Json> {
-    return inviteRecord(await this.find(caller, teamId, inviteId));
+  get(caller: Caller, teamId: number, inviteId: number): Promise<InviteRecord> {
+    return this.find(caller, teamId, inviteId);
   }
 
   /** PUT: the display fields (title, description, user_name); code, email and Pricing stay. */
-  async update(caller: Caller, teamId: number, inviteId: number, fields: Json): Promise<Json> {
+  async update(caller: Caller, teamId: number, inviteId: number, fields: InviteChanges): Promise<InviteRecord> {
     const invite = await this.find(caller, teamId, inviteId);
     const changes: { title?: string; description?: string; user_name?: string | null } = {};
-    const title = this.title(fields['title']);
+    const title = this.title(fields.title);
     if (title) changes.title = title;
-    if (typeof fields['description'] === 'string') changes.description = fields['description'].trim();
-    if (typeof fields['user_name'] === 'string') changes.user_name = fields['user_name'].trim() || null;
-    return inviteRecord((await this.deps.invites.update(invite._id, changes)) ?? invite);
+    if (fields.description !== undefined) changes.description = fields.description.trim();
+    if (fields.userName !== undefined) changes.user_name = fields.userName.trim() || null;
+    return (await this.deps.invites.update(invite._id, changes)) ?? invite;
   }
 
   async delete(caller: Caller, teamId: number, inviteId: number): Promise<void> {
@@ -116,8 +118,7 @@ export class TeamInviteService {
     return invite;
   }
 
-  private async email(team: TeamRecord, value: unknown): Promise<string> {
-    const raw = typeof value === 'string' ? value : '';
+  private async email(team: TeamRecord, raw: string): Promise<string> {
     const fail = (message: string) => invalidTeamField('email', message);
     if (raw.length > EMAIL_MAX) throw fail(`email must be at most ${EMAIL_MAX} characters`);
     const email = raw.trim().toLowerCase();
@@ -128,12 +129,12 @@ export class TeamInviteService {
   }
 
   /** An active Pricing of an active Plan of the resource, with a free seat and, if paid, a customer. */
-  private async pricing(caller: Caller, team: TeamRecord, value: unknown): Promise<Pricing> {
+  private async pricing(caller: Caller, team: TeamRecord, value: number): Promise<Pricing> {
     const fail = (message: string) => invalidTeamField('subscription_id', message);
-    if (!(typeof value === 'number' && Number.isSafeInteger(value) && value > 0)) throw fail('subscription_id is required');
+    if (!(value > 0)) throw fail('subscription_id is required');
     let pricing: Pricing;
     try {
-      pricing = await this.deps.catalog.getPricing({ resourceId: caller.resourceId, pricingId: value }, { idempotent: true });
+      pricing = await this.deps.pricings.getPricing({ resourceId: caller.resourceId, pricingId: value }, { idempotent: true });
     } catch {
       throw fail('subscription_id is not an active Pricing of the resource');
     }
@@ -150,25 +151,25 @@ export class TeamInviteService {
     return owner?.status === 'active' && (await this.deps.payments.hasCustomer(caller.resourceId, team.owner_id));
   }
 
-  private title(value: unknown): string | undefined {
-    if (value === undefined || value === null) return undefined;
-    const title = typeof value === 'string' ? value.trim() : '';
+  private title(value: string | undefined): string | undefined {
+    if (value === undefined) return undefined;
+    const title = value.trim();
     if (!title || title.length > TITLE_MAX) throw invalidTeamField('title', `title must be 1-${TITLE_MAX} characters`);
     return title;
   }
 
   /** Validated when set, not stored: it must name the selected resource (docs/adr/0133). */
-  private resourceId(caller: Caller, value: unknown): void {
-    if (value === undefined || value === null) return;
-    if (value !== caller.resourceId && String(value) !== String(caller.resourceId)) {
+  private resourceId(caller: Caller, value: string | undefined): void {
+    if (value === undefined) return;
+    if (value !== String(caller.resourceId)) {
       throw invalidTeamField('resource_id', 'resource_id must be the selected resource');
     }
   }
 
   /** Validated when set, never assigned: team invites always get a generated code. */
-  private code(value: unknown): void {
-    if (value === undefined || value === null) return;
-    if (typeof value !== 'string' || value.length < CODE_MIN || value.length > CODE_MAX) {
+  private code(value: string | undefined): void {
+    if (value === undefined) return;
+    if (value.length < CODE_MIN || value.length > CODE_MAX) {
       throw invalidTeamField('code', `code must be ${CODE_MIN}-${CODE_MAX} characters`);
     }
   }

@@ -1,15 +1,19 @@
+import type { ClientOf } from '@masthead/core/clients';
+
 /**
  * Billing's answer to "does this member have a payment customer in this resource" (document 2 C:
- * a paid Pricing needs a payment customer on an active owner's account). Billing's RPC is being
- * built (branch billing1); until it lands `NoPaymentCustomers` answers "no customer", so team
- * invitations of paid Pricings are refused with invalid_subscription_id (docs/adr/0133).
+ * a paid Pricing needs a payment customer on an active owner's account; docs/adr/0133). An
+ * outage is not a verdict: the error travels to the caller as the service being unavailable.
  */
 export interface PaymentCustomers {
   hasCustomer(resourceId: number, userId: number): Promise<boolean>;
 }
 
-export class NoPaymentCustomers implements PaymentCustomers {
-  hasCustomer(): Promise<boolean> {
-    return Promise.resolve(false);
+export class BillingPaymentCustomers implements PaymentCustomers {
+  constructor(private readonly paymentSources: ClientOf<'paymentSources'>) {}
+
+  async hasCustomer(resourceId: number, userId: number): Promise<boolean> {
+    const { hasCustomer } = await this.paymentSources.hasPaymentCustomer({ resourceId, userId }, { idempotent: true });
+    return hasCustomer;
   }
 }

@@ -1,5 +1,4 @@
-import type { ServiceClient } from '@masthead/core/grpc';
-import type { CatalogServiceService } from '@masthead/proto/catalog';
+import type { ClientOf } from '@masthead/core/clients';
 import type { Caller } from '@masthead/proto/community/teams';
 import { noTeamPermission, teamNotFound } from './team.errors.js';
 import type { TeamMemberRepository } from './team-member.repository.js';
@@ -12,24 +11,29 @@ import type { TeamRepository } from './team.repository.js';
  * eligibility branch alone would let any team owner of resource A manage every team of B
  * (teams have no resource), so here it counts only for the team's own owner.
  */
+export interface TeamAccessDeps {
+  teams: TeamRepository;
+  members: TeamMemberRepository;
+  memberViews: ClientOf<'memberViews'>;
+}
+
 export class TeamAccess {
-  constructor(
-    private readonly teams: TeamRepository,
-    private readonly members: TeamMemberRepository,
-    private readonly catalog: ServiceClient<typeof CatalogServiceService>,
-  ) {}
+  constructor(private readonly deps: TeamAccessDeps) {}
 
   /** Can-own-teams eligibility: a membership of a team plan in the resource, any status. */
   async canOwnTeams(caller: Caller): Promise<boolean> {
-    const { eligible } = await this.catalog.canOwnTeams({ resourceId: caller.resourceId, userId: caller.userId }, { idempotent: true });
+    const { eligible } = await this.deps.memberViews.canOwnTeams(
+      { resourceId: caller.resourceId, userId: caller.userId },
+      { idempotent: true },
+    );
     return eligible;
   }
 
   /** The team, when the caller may manage it; 404 team_not_found, then 401 incorrect_data. */
   async manageable(caller: Caller, teamId: number, options: { globalAdmin?: boolean } = {}): Promise<TeamRecord> {
-    const team = teamId > 0 ? await this.teams.findById(teamId) : null;
+    const team = teamId > 0 ? await this.deps.teams.findById(teamId) : null;
     if (!team) throw teamNotFound();
-    const relationship = await this.members.find(team._id, caller.userId);
+    const relationship = await this.deps.members.find(team._id, caller.userId);
     if (relationship?.status === 'active' && (relationship.role === 'owner' || relationship.role === 'admin')) return team;
     // Resend also admits the global roles (document 2 C); the route prefix is not a permission.
     if (options.globalAdmin && (caller.globalRole === 'admin' || caller.globalRole === 'root')) return team;

@@ -1,4 +1,4 @@
-import { defineError } from '@masthead/core/errors';
+import { defineError, invalidRequestField } from '@masthead/core/errors';
 
 export { teamNotFound } from '@masthead/core/errors';
 
@@ -9,7 +9,4 @@ export const noTeamPermission = defineError({ status: 401, code: 'incorrect_data
 export const teamUserNotFound = defineError({ status: 404, code: 'team_user_not_found', description: 'Team user not found' });
 
 /** A field of a team, team-member or team-invite write is invalid: 409 with error_fields (document 2 Errors). */
-export const invalidTeamField = defineError(
-  { status: 409, code: 'invalid_<field>', description: '<the bad field’s message>' },
-  (field: string, description: string) => ({ code: `invalid_${field}`, description, fields: { [field]: description } }),
-);
+export const invalidTeamField = (field: string, description: string) => invalidRequestField(field, description, { [field]: description });

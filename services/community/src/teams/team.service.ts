@@ -1,15 +1,30 @@
 import type { DomainEvents, EventName, EventPublisher } from '@masthead/core/events';
 import { buildListQuery, toPaginator, type ListSpec, type PageRequest, type Paginator } from '@masthead/core/pagination';
-import type { Caller } from '@masthead/proto/community/teams';
+import type { Caller, CreateTeamRequest, UpdateTeamMemberRequest, UpdateTeamRequest } from '@masthead/proto/community/teams';
 import type { InviteRepository } from '../invitations/invite.repository.js';
+import type { InviteRecord } from '../invitations/invite.schema.js';
 import { invalidTeamField, noTeamPermission, teamUserNotFound } from './team.errors.js';
 import type { TeamAccess } from './team-access.js';
 import type { TeamMemberRepository } from './team-member.repository.js';
 import type { TeamMemberRecord } from './team-member.schema.js';
 import type { TeamRepository } from './team.repository.js';
-import { memberRecord, teamListItem, teamRecord } from './team.wire.js';
+import type { TeamRecord } from './team.schema.js';
 
-type Json = Record<string, unknown>;
+/** A team with its relationships and invites: what its list item and detail are made of. */
+export interface TeamView {
+  team: TeamRecord;
+  members: TeamMemberRecord[];
+  invites: InviteRecord[];
+}
+
+export interface Page<T> {
+  rows: T[];
+  paginator: Paginator;
+}
+
+type TeamFields = Pick<CreateTeamRequest, 'name' | 'description' | 'autoAllowedDomains'>;
+type TeamChanges = Pick<UpdateTeamRequest, 'name' | 'description' | 'clearDescription'>;
+type MemberChanges = Pick<UpdateTeamMemberRequest, 'role' | 'status' | 'pricingId'>;
 
 /** GET /user/teams filters and sorts by the spec's `Teams.*` names; `by` defaults to Teams.id. */
 const TEAM_LIST: ListSpec = {
@@ -38,32 +53,31 @@ export class TeamService {
   constructor(private readonly deps: Deps) {}
 
   /** Teams the user owns or administers, suspended relationships included (no resource filter). */
-  async list(caller: Caller, request: PageRequest): Promise<{ items: Json[]; paginator: Paginator }> {
+  async list(caller: Caller, request: PageRequest): Promise<Page<TeamView>> {
     const own = await this.deps.members.listCurrentForUser(caller.userId);
     const teamIds = own.filter((row) => row.role === 'owner' || row.role === 'admin').map((row) => row.team_id);
-    const query = buildListQuery(request, TEAM_LIST, { _id: { $in: teamIds } });
+    // Under $and: the scope names `_id` too, and would otherwise replace a Teams.id filter.
+    const query = buildListQuery(request, TEAM_LIST, { $and: [{ _id: { $in: teamIds } }] });
     const page = await this.deps.teams.page(query.filter, query.sort, query.skip, query.limit);
     const ids = page.rows.map((team) => team._id);
     const [members, invites] = await Promise.all([this.deps.members.listForTeams(ids), this.deps.invites.listForTeams(ids)]);
     return {
-      items: page.rows.map((team) =>
-        teamListItem(
-          team,
-          members.filter((row) => row.team_id === team._id),
-          invites.filter((row) => row.team_id === team._id),
-        ),
-      ),
+      rows: page.rows.map((team) => ({
+        team,
+        members: members.filter((row) => row.team_id === team._id),
+        invites: invites.filter((row) => row.team_id === team._id),
+      })),
       paginator: toPaginator(request, page.total),
     };
   }
 
   /** POST /user/teams: eligible member → team (active, member_limit 0) + active owner relationship. */
-  async create(caller: Caller, fields: Json, autoAllowedDomains: boolean): Promise<Json> {
+  async create(caller: Caller, fields: TeamFields): Promise<TeamRecord> {
     if (!(await this.deps.access.canOwnTeams(caller))) throw noTeamPermission();
-    const name = this.name(fields['name']);
-    const description = typeof fields['description'] === 'string' ? sanitize(fields['description']) : null;
+    const name = this.name(fields.name);
+    const description = fields.description === undefined ? null : sanitize(fields.description);
     // auto_allowed_domains_for_team: the owner's email domain becomes the team's allowed domain.
-    const domain = autoAllowedDomains ? caller.email.split('@')[1]?.toLowerCase() : undefined;
+    const domain = fields.autoAllowedDomains ? caller.email.split('@')[1]?.toLowerCase() : undefined;
     const team = await this.deps.teams.insert({
       name,
       description,
@@ -74,24 +88,23 @@ export class TeamService {
     });
     await this.deps.members.insert({ team_id: team._id, user_id: caller.userId, role: 'owner', status: 'active', pricing_id: null });
     await this.publish('team_owner_create_team', caller, { team_id: team._id, owner_id: caller.userId, name });
-    return teamRecord(team);
+    return team;
   }
 
-  async detail(caller: Caller, teamId: number): Promise<Json> {
+  async detail(caller: Caller, teamId: number): Promise<TeamView> {
     const team = await this.deps.access.manageable(caller, teamId);
     const [members, invites] = await Promise.all([this.deps.members.listForTeams([team._id]), this.deps.invites.listForTeams([team._id])]);
-    return teamListItem(team, members, invites);
+    return { team, members, invites };
   }
 
   /** PUT /user/teams/{team_id}: display fields only (name, description). */
-  async update(caller: Caller, teamId: number, fields: Json): Promise<Json> {
+  async update(caller: Caller, teamId: number, fields: TeamChanges): Promise<TeamRecord> {
     const team = await this.deps.access.manageable(caller, teamId);
     const changes: { name?: string; description?: string | null } = {};
-    if (fields['name'] !== undefined) changes.name = this.name(fields['name']);
-    if (fields['description'] !== undefined) {
-      changes.description = typeof fields['description'] === 'string' ? sanitize(fields['description']) : null;
-    }
-    return teamRecord((await this.deps.teams.update(team._id, changes)) ?? team);
+    if (fields.name !== undefined) changes.name = this.name(fields.name);
+    if (fields.description !== undefined) changes.description = sanitize(fields.description);
+    else if (fields.clearDescription) changes.description = null;
+    return (await this.deps.teams.update(team._id, changes)) ?? team;
   }
 
   /** DELETE /user/teams/{team_id}: the team and its invites go; relationships are kept as removed. */
@@ -102,21 +115,21 @@ export class TeamService {
     await this.deps.teams.delete(team._id);
   }
 
-  async listMembers(caller: Caller, teamId: number, request: PageRequest): Promise<{ items: Json[]; paginator: Paginator }> {
+  async listMembers(caller: Caller, teamId: number, request: PageRequest): Promise<Page<TeamMemberRecord>> {
     const team = await this.deps.access.manageable(caller, teamId);
     const page = await this.deps.members.pageNonOwners(team._id, (request.page - 1) * request.limit, request.limit);
-    return { items: page.rows.map(memberRecord), paginator: toPaginator(request, page.total) };
+    return { rows: page.rows, paginator: toPaginator(request, page.total) };
   }
 
-  async member(caller: Caller, teamId: number, userId: number): Promise<Json> {
-    return memberRecord(await this.target(caller, teamId, userId, { allowOwner: true }));
+  member(caller: Caller, teamId: number, userId: number): Promise<TeamMemberRecord> {
+    return this.target(caller, teamId, userId, { allowOwner: true });
   }
 
   /** Role admin/user, status active/suspended, or the requested Pricing (`subscription_id`). */
-  async updateMember(caller: Caller, teamId: number, userId: number, fields: Json): Promise<Json> {
+  async updateMember(caller: Caller, teamId: number, userId: number, fields: MemberChanges): Promise<TeamMemberRecord> {
     const row = await this.target(caller, teamId, userId);
     const changes: Parameters<TeamMemberRepository['update']>[2] = {};
-    const { role, status, subscription_id: pricingId } = fields;
+    const { role, status, pricingId } = fields;
     if (role !== undefined) {
       if (role !== 'admin' && role !== 'user') throw invalidTeamField('role', 'role must be admin or user');
       changes.role = role;
@@ -126,17 +139,15 @@ export class TeamService {
       changes.status = status;
     }
     if (pricingId !== undefined) {
-      if (pricingId !== null && !(Number.isSafeInteger(pricingId) && (pricingId as number) > 0)) {
-        throw invalidTeamField('subscription_id', 'subscription_id must be a Pricing ID');
-      }
-      changes.pricing_id = pricingId as number | null;
+      if (pricingId < 0) throw invalidTeamField('subscription_id', 'subscription_id must be a Pricing ID');
+      changes.pricing_id = pricingId || null;
     }
-    return memberRecord((await this.deps.members.update(row.team_id, row.user_id, changes)) ?? row);
+    return (await this.deps.members.update(row.team_id, row.user_id, changes)) ?? row;
   }
 
-  async setStatus(caller: Caller, teamId: number, userId: number, status: 'removed' | 'suspended'): Promise<Json> {
+  async setStatus(caller: Caller, teamId: number, userId: number, status: 'removed' | 'suspended'): Promise<TeamMemberRecord> {
     const row = await this.target(caller, teamId, userId);
-    return memberRecord((await this.deps.members.update(row.team_id, row.user_id, { status })) ?? row);
+    return (await this.deps.members.update(row.team_id, row.user_id, { status })) ?? row;
   }
 
   /** The relationship a member operation changes: never the owner's (the team would lose it). */
@@ -147,8 +158,7 @@ export class TeamService {
     return row;
   }
 
-  private name(value: unknown): string {
-    const name = typeof value === 'string' ? value : '';
+  private name(name: string): string {
     if (!name.trim()) throw invalidTeamField('name', 'name is required');
     if (name.length > NAME_MAX) throw invalidTeamField('name', `name must be at most ${NAME_MAX} characters`);
     return sanitize(name);

@@ -33,6 +33,13 @@ const ANNOUNCED_REASONS: Record<RelationshipState, AccessChangeReason> = {
   removed: 'profile_removed',
 };
 
+export interface AccessChangesDeps {
+  transitions: RelationshipTransitions;
+  sessions: MemberSessions;
+  events: EventPublisher;
+  announcer: AccessAnnouncer;
+}
+
 /**
  * One relationship change as every path makes it, for that resource only:
  * - **blocking** (away from `active`: lock, suspension, removal): the guarded state move, then the
@@ -46,21 +53,16 @@ const ANNOUNCED_REASONS: Record<RelationshipState, AccessChangeReason> = {
  * (ADR 0042), then the event. Sessions of the member's other resources are never touched.
  */
 export class AccessChanges {
-  constructor(
-    private readonly transitions: RelationshipTransitions,
-    private readonly sessions: MemberSessions,
-    private readonly events: EventPublisher,
-    private readonly announcer: AccessAnnouncer,
-  ) {}
+  constructor(private readonly deps: AccessChangesDeps) {}
 
   async apply(change: AccessChange): Promise<AppliedChange | null> {
     const { userId, resourceId } = change;
     const reopening = change.to === 'active';
-    const revokedSessionIds = reopening ? await this.sessions.revokeAll(userId, resourceId) : [];
-    if (!(await this.transitions.move(resourceId, userId, change.from, change.to))) return null;
-    if (!reopening) await this.sessions.dropRenewals(userId, resourceId);
-    await this.announcer.memberChanged(userId, resourceId, ANNOUNCED_REASONS[change.to]);
-    await this.events.publish({
+    const revokedSessionIds = reopening ? await this.deps.sessions.revokeAll(userId, resourceId) : [];
+    if (!(await this.deps.transitions.move(resourceId, userId, change.from, change.to))) return null;
+    if (!reopening) await this.deps.sessions.dropRenewals(userId, resourceId);
+    await this.deps.announcer.memberChanged(userId, resourceId, ANNOUNCED_REASONS[change.to]);
+    await this.deps.events.publish({
       name: change.event,
       resourceId,
       payload: {

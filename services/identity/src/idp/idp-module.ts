@@ -24,6 +24,8 @@ import { ProviderSignInService } from './provider-sign-in.service.js';
 import { TokenExchangeService } from './token-exchange.service.js';
 
 interface IdpModuleDeps {
+  runtime: ServiceRuntime;
+  config: IdentityConfig;
   users: UserRepository;
   relationships: RelationshipRepository;
   starter: SessionStarter;
@@ -34,7 +36,8 @@ interface IdpModuleDeps {
 }
 
 /** Wires the identity-provider area (document 1, A); the composition root registers its handlers. */
-export async function createIdpModule(runtime: ServiceRuntime, config: IdentityConfig, deps: IdpModuleDeps) {
+export async function createIdpModule(deps: IdpModuleDeps) {
+  const { runtime, config } = deps;
   const links = new IdpLinkRepository(runtime.db);
   await links.ready();
   const apps = new FirebaseApps({ emulatorHost: config.FIREBASE_AUTH_EMULATOR_HOST, credentialsFile: config.IDP_CREDENTIALS_FILE });

@@ -19,14 +19,16 @@ export interface UpsertMemberCommand {
 
 const RESOURCE_ROLES: readonly string[] = ['user', 'admin', 'partner'];
 
+export interface MemberAdminServiceDeps {
+  users: UserRepository;
+  relationships: RelationshipRepository;
+  hasher: PasswordHasher;
+  access: AccessAnnouncer;
+}
+
 /** Operator path (admin CLI, fixtures): create or update a member and its relationship. */
 export class MemberAdminService {
-  constructor(
-    private readonly users: UserRepository,
-    private readonly relationships: RelationshipRepository,
-    private readonly hasher: PasswordHasher,
-    private readonly access: AccessAnnouncer,
-  ) {}
+  constructor(private readonly deps: MemberAdminServiceDeps) {}
 
   async upsert(command: UpsertMemberCommand): Promise<UserRecord> {
     const email = normalizeEmail(command.email);
@@ -37,15 +39,15 @@ export class MemberAdminService {
     const role = command.role || 'user';
     const globalRole: GlobalRole = role === 'root' ? 'root' : 'user';
     if (role !== 'root' && !RESOURCE_ROLES.includes(role)) throw unknownRole(role);
-    const passwordHash = await this.hasher.hash(command.password);
+    const passwordHash = await this.deps.hasher.hash(command.password);
     const profile = { first_name: command.firstName, last_name: command.lastName };
-    const existing = await this.users.findByEmail(email);
+    const existing = await this.deps.users.findByEmail(email);
     let user: UserRecord;
     if (existing) {
-      await this.users.update(existing._id, { ...profile, password_hash: passwordHash, role: globalRole, active: true });
+      await this.deps.users.update(existing._id, { ...profile, password_hash: passwordHash, role: globalRole, active: true });
       user = { ...existing, ...profile, password_hash: passwordHash, role: globalRole, active: true };
     } else {
-      user = await this.users.create({
+      user = await this.deps.users.create({
         ...EMPTY_PROFILE,
         ...profile,
         email,
@@ -57,11 +59,11 @@ export class MemberAdminService {
     }
     if (command.resourceId) {
       const resourceRole: ResourceRole = role === 'root' ? 'user' : (role as ResourceRole);
-      const { created } = await this.relationships.attach(command.resourceId, user._id, resourceRole);
-      if (!created) await this.relationships.setRole(command.resourceId, user._id, resourceRole);
+      const { created } = await this.deps.relationships.attach(command.resourceId, user._id, resourceRole);
+      if (!created) await this.deps.relationships.setRole(command.resourceId, user._id, resourceRole);
     }
     // Role, activity or profile may have changed under live sessions.
-    if (existing) await this.access.memberChanged(user._id, command.resourceId || null, 'member_updated');
+    if (existing) await this.deps.access.memberChanged(user._id, command.resourceId || null, 'member_updated');
     return user;
   }
 }

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { ServiceClient } from '@masthead/core/grpc';
 import type { ServiceRuntime } from '@masthead/core/service';
-import type { AccountsServiceService } from '@masthead/proto/accounts';
+import type { LocalizationServiceService } from '@masthead/proto/accounts/localization';
 import type { IdentityConfig } from '../config.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
@@ -20,7 +20,7 @@ import { TagRepository } from './tag.repository.js';
 interface ProfileWritesDeps {
   runtime: ServiceRuntime;
   config: IdentityConfig;
-  accounts: ServiceClient<typeof AccountsServiceService>;
+  localization: ServiceClient<typeof LocalizationServiceService>;
   users: UserRepository;
   relationships: RelationshipRepository;
   sessionRepository: SessionRepository;
@@ -42,7 +42,7 @@ export async function createProfileWrites(deps: ProfileWritesDeps) {
       relationships,
       nickNames: new NickNameRepository(runtime.db),
       tags,
-      languages: new LanguageLookup(deps.accounts),
+      languages: new LanguageLookup(deps.localization),
       events,
       access,
     }),

@@ -15,21 +15,23 @@ export const MAIL_EVENTS = {
   email_change: 'email_change_requested',
 } as const satisfies Readonly<Record<MailedPurpose, EventName>>;
 
+export interface CodeMailerDeps {
+  codes: MemberCodes;
+  events: EventPublisher;
+  ttlSeconds: Readonly<Record<MailedPurpose, number>>;
+}
+
 /**
  * Issues a code and hands it to the mail sender as an event (through the outbox, so it is not
  * lost when NATS is down). The payload carries the code — the point of the mail — and nothing
  * else secret.
  */
 export class CodeMailer {
-  constructor(
-    private readonly codes: MemberCodes,
-    private readonly events: EventPublisher,
-    private readonly ttlSeconds: Readonly<Record<MailedPurpose, number>>,
-  ) {}
+  constructor(private readonly deps: CodeMailerDeps) {}
 
   async send(purpose: MailedPurpose, target: CodeTarget): Promise<void> {
-    const { code, expiresAt } = await this.codes.issue(purpose, target, this.ttlSeconds[purpose]);
-    await this.events.publish({
+    const { code, expiresAt } = await this.deps.codes.issue(purpose, target, this.deps.ttlSeconds[purpose]);
+    await this.deps.events.publish({
       name: MAIL_EVENTS[purpose],
       resourceId: target.resourceId,
       payload: { user_id: target.userId, email: target.email, code, expires_at: expiresAt.toISOString() },

@@ -24,21 +24,23 @@ export interface OneTimeClaims {
   claimUse(key: string): Promise<boolean>;
 }
 
+export interface MemberCodesDeps {
+  repository: MemberCodeRepository;
+  claims: OneTimeClaims;
+}
+
 /**
  * Issues and redeems member codes: random, stored only as hashes, single use, expiring, bound
  * to one resource and one purpose (docs/adr/0055).
  */
 export class MemberCodes {
-  constructor(
-    private readonly repository: MemberCodeRepository,
-    private readonly claims: OneTimeClaims,
-  ) {}
+  constructor(private readonly deps: MemberCodesDeps) {}
 
   async issue(purpose: CodePurpose, target: CodeTarget, ttlSeconds: number): Promise<IssuedCode> {
     const { code, selector, verifierHash } = newCode();
     const now = new Date();
     const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
-    await this.repository.replace({
+    await this.deps.repository.replace({
       _id: selector,
       purpose,
       verifier_hash: verifierHash,
@@ -58,13 +60,13 @@ export class MemberCodes {
   async redeem(rawCode: string, resourceId: number, purposes: readonly CodePurpose[]): Promise<MemberCodeRecord | null> {
     const parsed = parseCode(rawCode);
     if (!parsed) return null;
-    const record = await this.repository.find(parsed.selector);
+    const record = await this.deps.repository.find(parsed.selector);
     // Compared even when nothing was found, so that both paths do the same work.
     const matches = verifierMatches(parsed.verifier, record?.verifier_hash ?? ABSENT_VERIFIER_HASH);
     if (!record || !matches) return null;
     if (!purposes.includes(record.purpose) || record.resource_id !== resourceId || record.expires_at.getTime() <= Date.now()) return null;
-    if (!(await this.claims.claimUse(`member_code:${record._id}`))) return null;
-    await this.repository.delete(record._id);
+    if (!(await this.deps.claims.claimUse(`member_code:${record._id}`))) return null;
+    await this.deps.repository.delete(record._id);
     return record;
   }
 }

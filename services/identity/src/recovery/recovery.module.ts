@@ -58,13 +58,17 @@ export async function createRecovery(deps: RecoveryDeps): Promise<Recovery> {
   const { runtime, config, users, relationships } = deps;
   const repository = new MemberCodeRepository(runtime.db);
   await repository.ready();
-  const codes = new MemberCodes(repository, deps.sessionRepository);
-  const limits = new RecoveryLimits(deps.limiter, config);
+  const codes = new MemberCodes({ repository, claims: deps.sessionRepository });
+  const limits = new RecoveryLimits({ limiter: deps.limiter, config });
   const background = new BackgroundWork(runtime.logger);
-  const mailer = new CodeMailer(codes, runtime.events, {
-    email_confirmation: config.EMAIL_CODE_TTL_SECONDS,
-    email_change: config.EMAIL_CODE_TTL_SECONDS,
-    password_reset: config.RESET_CODE_TTL_SECONDS,
+  const mailer = new CodeMailer({
+    codes,
+    events: runtime.events,
+    ttlSeconds: {
+      email_confirmation: config.EMAIL_CODE_TTL_SECONDS,
+      email_change: config.EMAIL_CODE_TTL_SECONDS,
+      password_reset: config.RESET_CODE_TTL_SECONDS,
+    },
   });
   const recovered = new RecoveredSession({ relationships, starter: deps.starter, profiles: deps.profiles });
   const implementation = recoveryHandlers({

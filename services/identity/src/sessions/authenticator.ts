@@ -31,16 +31,18 @@ function effectiveRole(globalRole: string, relationship: RelationshipRecord | nu
   return (ROLE_RANK[globalRole] ?? 0) >= (ROLE_RANK[resourceRole] ?? 0) ? globalRole : resourceRole;
 }
 
+export interface AuthenticatorDeps {
+  sessions: SessionService;
+  users: UserRepository;
+  relationships: RelationshipRepository;
+}
+
 /**
  * Everything the gateway's shared checks need, in one call: session state, user, relationship
  * status and role. The user and relationship are read in parallel once the session is known.
  */
 export class Authenticator {
-  constructor(
-    private readonly sessions: SessionService,
-    private readonly users: UserRepository,
-    private readonly relationships: RelationshipRepository,
-  ) {}
+  constructor(private readonly deps: AuthenticatorDeps) {}
 
   /**
    * `resourceId` is the resource the request names, 0 when it names none. A session works only
@@ -49,11 +51,11 @@ export class Authenticator {
    * checks (suspension, lock, role) always judge the session's resource.
    */
   async authenticate(token: string, resourceId: number): Promise<AuthenticateResponse> {
-    const { state, session } = await this.sessions.resolve(token);
+    const { state, session } = await this.deps.sessions.resolve(token);
     if (!session || (resourceId && session.resource_id !== resourceId)) return UNKNOWN;
     const [user, relationship] = await Promise.all([
-      this.users.findById(session.user_id),
-      session.resource_id ? this.relationships.find(session.resource_id, session.user_id) : Promise.resolve(null),
+      this.deps.users.findById(session.user_id),
+      session.resource_id ? this.deps.relationships.find(session.resource_id, session.user_id) : Promise.resolve(null),
     ]);
     if (!user) return UNKNOWN;
     return {

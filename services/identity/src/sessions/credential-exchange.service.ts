@@ -27,6 +27,12 @@ export interface RefreshReusePolicy {
   reuseIntervalSeconds: number;
 }
 
+export interface CredentialExchangeDeps {
+  repository: SessionRepository;
+  sessions: SessionService;
+  reuse: RefreshReusePolicy;
+}
+
 /**
  * Exchanges one-time secrets (refresh records, authorization codes) for new credentials of the
  * same session. A refresh record used again within the reuse window (two tabs, a retry after a
@@ -34,18 +40,14 @@ export interface RefreshReusePolicy {
  * was consumed, it leaked: the whole session family is marked compromised (docs/adr/0004, 0086).
  */
 export class CredentialExchange {
-  constructor(
-    private readonly repository: SessionRepository,
-    private readonly sessions: SessionService,
-    private readonly reuse: RefreshReusePolicy,
-  ) {}
+  constructor(private readonly deps: CredentialExchangeDeps) {}
 
   async refresh(command: RefreshCommand): Promise<IssuedSession> {
     const tokenHash = hashToken(command.refreshToken);
-    const record = await this.repository.findRefreshToken(tokenHash);
+    const record = await this.deps.repository.findRefreshToken(tokenHash);
     if (!record || record.expires_at.getTime() <= Date.now()) throw refreshFailed();
     if (command.resourceId && record.resource_id !== command.resourceId) throw refreshFailed();
-    const session = await this.repository.findSession(record.session_id);
+    const session = await this.deps.repository.findSession(record.session_id);
     if (session?.compromised_at) throw tokenCompromised();
     if (!isLive(session)) throw refreshFailed();
     const claimId = `refresh:${tokenHash}`;
@@ -53,16 +55,16 @@ export class CredentialExchange {
       // A kept record is never claimed, but a consumed one is refused whatever flag comes with
       // it: a retry repeats its request, so asking to keep a record another request consumed
       // is not a retry.
-      if (await this.repository.findUse(claimId)) return this.replayed(session);
-      return this.sessions.rotate(session, command.refreshToken);
+      if (await this.deps.repository.findUse(claimId)) return this.replayed(session);
+      return this.deps.sessions.rotate(session, command.refreshToken);
     }
     // The claim is the record of use and carries its answer, sealed with the presented token:
     // it decides between concurrent uses, and a later use finds it taken.
-    const rotation = this.sessions.planRotation(null);
-    const windowMs = this.reuse.reuseIntervalSeconds * 1000;
+    const rotation = this.deps.sessions.planRotation(null);
+    const windowMs = this.deps.reuse.reuseIntervalSeconds * 1000;
     const sealed =
       windowMs > 0 ? { sealed: sealRotation(command.refreshToken, rotation), until: new Date(Date.now() + windowMs) } : undefined;
-    if (await this.repository.claimUse(claimId, sealed)) return this.sessions.applyRotation(session, rotation);
+    if (await this.deps.repository.claimUse(claimId, sealed)) return this.deps.sessions.applyRotation(session, rotation);
     return this.reused(claimId, command.refreshToken, session);
   }
 
@@ -72,27 +74,27 @@ export class CredentialExchange {
    * otherwise a replay.
    */
   private async reused(claimId: string, refreshToken: string, session: SessionRecord): Promise<IssuedSession> {
-    const claim = await this.repository.findUse(claimId);
+    const claim = await this.deps.repository.findUse(claimId);
     const sealed = claim?.reuse && claim.reuse_until && claim.reuse_until.getTime() > Date.now() ? claim.reuse : null;
     const rotation = sealed ? openRotation(refreshToken, sealed) : null;
     if (!rotation) return this.replayed(session);
-    return this.sessions.applyRotation(session, rotation);
+    return this.deps.sessions.applyRotation(session, rotation);
   }
 
   async exchangeCode(command: CodeExchangeCommand): Promise<IssuedSession> {
     const codeHash = hashToken(command.code);
-    const record = await this.repository.findAuthCode(codeHash);
+    const record = await this.deps.repository.findAuthCode(codeHash);
     if (!record || record.used_at || record.expires_at.getTime() <= Date.now()) throw invalidGrant();
     if (record.resource_id !== command.resourceId || record.redirect_uri !== command.redirectUri) throw invalidGrant();
-    if (!(await this.repository.claimUse(`code:${codeHash}`))) throw invalidGrant();
-    await this.repository.markAuthCodeUsed(codeHash);
-    const session = await this.repository.findSession(record.session_id);
+    if (!(await this.deps.repository.claimUse(`code:${codeHash}`))) throw invalidGrant();
+    await this.deps.repository.markAuthCodeUsed(codeHash);
+    const session = await this.deps.repository.findSession(record.session_id);
     if (!isLive(session)) throw invalidGrant();
-    return this.sessions.rotate(session, null);
+    return this.deps.sessions.rotate(session, null);
   }
 
   private async replayed(session: SessionRecord): Promise<never> {
-    await this.sessions.markCompromised(session);
+    await this.deps.sessions.markCompromised(session);
     throw tokenCompromised();
   }
 }

@@ -28,19 +28,21 @@ export interface IssuedSession {
 
 export type SessionState = 'active' | 'expired' | 'compromised' | 'unknown';
 
+export interface SessionServiceDeps {
+  repository: SessionRepository;
+  policy: SessionPolicy;
+  access: AccessAnnouncer;
+}
+
 export class SessionService {
-  constructor(
-    private readonly repository: SessionRepository,
-    private readonly policy: SessionPolicy,
-    private readonly access: AccessAnnouncer,
-  ) {}
+  constructor(private readonly deps: SessionServiceDeps) {}
 
   async issue(input: IssueSessionInput): Promise<IssuedSession> {
     const now = Date.now();
-    const session = await this.repository.createSession({
+    const session = await this.deps.repository.createSession({
       user_id: input.userId,
       resource_id: input.resourceId,
-      expires_at: new Date(now + this.policy.sessionTtlSeconds * 1000),
+      expires_at: new Date(now + this.deps.policy.sessionTtlSeconds * 1000),
       source_type: input.sourceType,
       guest_session: input.guestSession,
       ip: input.ip,
@@ -49,8 +51,8 @@ export class SessionService {
     const token = newToken();
     const refreshToken = newToken();
     await Promise.all([
-      this.repository.addToken(hashToken(token), session._id, session.expires_at),
-      this.repository.addRefreshToken(hashToken(refreshToken), session, new Date(now + this.policy.refreshTtlSeconds * 1000)),
+      this.deps.repository.addToken(hashToken(token), session._id, session.expires_at),
+      this.deps.repository.addRefreshToken(hashToken(refreshToken), session, new Date(now + this.deps.policy.refreshTtlSeconds * 1000)),
     ]);
     return { session, token, refreshToken };
   }
@@ -58,13 +60,13 @@ export class SessionService {
   /** Issues a one-time authorization code bound to the session and its destination ('' = none). */
   async issueAuthCode(session: SessionRecord, redirectUri: string): Promise<string> {
     const code = newToken();
-    await this.repository.addAuthCode({
+    await this.deps.repository.addAuthCode({
       _id: hashToken(code),
       session_id: session._id,
       user_id: session.user_id,
       resource_id: session.resource_id,
       redirect_uri: redirectUri,
-      expires_at: new Date(Date.now() + this.policy.authCodeTtlSeconds * 1000),
+      expires_at: new Date(Date.now() + this.deps.policy.authCodeTtlSeconds * 1000),
     });
     return code;
   }
@@ -83,8 +85,8 @@ export class SessionService {
     return {
       token: newToken(),
       refreshToken: keepRefreshToken ?? newToken(),
-      expiresAt: new Date(now + this.policy.sessionTtlSeconds * 1000),
-      refreshExpiresAt: new Date(now + this.policy.refreshTtlSeconds * 1000),
+      expiresAt: new Date(now + this.deps.policy.sessionTtlSeconds * 1000),
+      refreshExpiresAt: new Date(now + this.deps.policy.refreshTtlSeconds * 1000),
     };
   }
 
@@ -94,37 +96,37 @@ export class SessionService {
    * (`keepsRefreshRecord`) is not stored again.
    */
   async applyRotation(session: SessionRecord, rotation: Rotation, keepsRefreshRecord = false): Promise<IssuedSession> {
-    await this.repository.storeRotation(session, rotation, !keepsRefreshRecord);
+    await this.deps.repository.storeRotation(session, rotation, !keepsRefreshRecord);
     return { session: { ...session, expires_at: rotation.expiresAt }, token: rotation.token, refreshToken: rotation.refreshToken };
   }
 
   async logout(sessionId: number): Promise<void> {
-    const session = await this.repository.findSession(sessionId);
+    const session = await this.deps.repository.findSession(sessionId);
     if (!session) return;
-    await this.repository.revoke(sessionId);
-    await this.access.sessionEnded(session, 'logout');
+    await this.deps.repository.revoke(sessionId);
+    await this.deps.access.sessionEnded(session, 'logout');
   }
 
   /** A replayed refresh record leaked: every token of its session stops working (ADR 0004). */
   async markCompromised(session: SessionRecord): Promise<void> {
-    await this.repository.markCompromised(session._id);
-    await this.access.sessionEnded(session, 'compromised');
+    await this.deps.repository.markCompromised(session._id);
+    await this.deps.access.sessionEnded(session, 'compromised');
   }
 
   cleanupRefresh(userId: number): Promise<void> {
-    return this.repository.deleteRefreshTokensOfUser(userId);
+    return this.deps.repository.deleteRefreshTokensOfUser(userId);
   }
 
   /** After a password reset: every session of the user ends and no refresh record survives. */
   async revokeAllOfUser(userId: number): Promise<void> {
-    await this.repository.revokeAllOfUser(userId);
-    await this.access.memberChanged(userId, null, 'sessions_revoked');
+    await this.deps.repository.revokeAllOfUser(userId);
+    await this.deps.access.memberChanged(userId, null, 'sessions_revoked');
   }
 
   /** Resolves a presented token; never throws for a bad token, the caller decides. */
   async resolve(token: string): Promise<{ state: SessionState; session: SessionRecord | null }> {
     if (!token || token.length > 512) return { state: 'unknown', session: null };
-    const found = await this.repository.findByTokenHash(hashToken(token));
+    const found = await this.deps.repository.findByTokenHash(hashToken(token));
     if (!found) return { state: 'unknown', session: null };
     const { session, tokenExpiresAt } = found;
     if (session.compromised_at) return { state: 'compromised', session };

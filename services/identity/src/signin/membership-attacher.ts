@@ -1,13 +1,17 @@
-import type { ServiceClient } from '@masthead/core/grpc';
 import type { Logger } from '@masthead/core/logging';
 import type { Resource } from '@masthead/proto/accounts';
-import type { CatalogServiceService } from '@masthead/proto/catalog';
+import type { ClientOf } from '@masthead/core/clients';
 
 /**
  * How a member came to join the resource: by registering in it, or as a guest of it (signing in
  * with an account made elsewhere, or through a linked provider identity).
  */
 export type JoinPath = 'registration' | 'guest';
+
+export interface MembershipAttacherDeps {
+  memberships: ClientOf<'memberships'>;
+  logger: Logger;
+}
 
 /**
  * Gives a member who joins a resource its configured default membership (ADR 0015):
@@ -16,19 +20,19 @@ export type JoinPath = 'registration' | 'guest';
  * membership is a bonus of joining: a catalog failure is logged and does not fail the sign-in.
  */
 export class MembershipAttacher {
-  constructor(
-    private readonly catalog: ServiceClient<typeof CatalogServiceService>,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly deps: MembershipAttacherDeps) {}
 
   async attachDefault(resource: Resource, userId: number, path: JoinPath): Promise<void> {
     const pricingId = defaultPricingOf(resource, path);
     if (pricingId === null) return;
     const singleSubscription = resource.settings?.['single_subscription'] === true;
     try {
-      await this.catalog.attachDefaultMembership({ resourceId: resource.id, userId, pricingId, singleSubscription }, { idempotent: true });
+      await this.deps.memberships.attachDefaultMembership(
+        { resourceId: resource.id, userId, pricingId, singleSubscription },
+        { idempotent: true },
+      );
     } catch (error) {
-      this.logger.warn({ err: error, user_id: userId, resource_id: resource.id }, 'default membership not attached');
+      this.deps.logger.warn({ err: error, user_id: userId, resource_id: resource.id }, 'default membership not attached');
     }
   }
 }

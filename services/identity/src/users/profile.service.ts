@@ -1,6 +1,7 @@
 import { userNotExist } from '@masthead/core/errors';
 import type { ServiceClient } from '@masthead/core/grpc';
-import type { CatalogServiceService, ListMembershipsResponse } from '@masthead/proto/catalog';
+import type { ClientOf } from '@masthead/core/clients';
+import type { ListMembershipsResponse } from '@masthead/proto/catalog/memberships';
 import type { CommunityServiceService, MemberSummary } from '@masthead/proto/community';
 import type { Profile } from '@masthead/proto/identity';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
@@ -10,7 +11,7 @@ import type { UserRepository } from './user.repository.js';
 interface ProfileDeps {
   users: UserRepository;
   relationships: RelationshipRepository;
-  catalog: ServiceClient<typeof CatalogServiceService>;
+  memberships: ClientOf<'memberships'>;
   community: ServiceClient<typeof CommunityServiceService>;
 }
 
@@ -19,7 +20,7 @@ export class ProfileService {
   constructor(private readonly deps: ProfileDeps) {}
 
   memberships(resourceId: number, userId: number, includeHistory = false): Promise<ListMembershipsResponse> {
-    return this.deps.catalog.listMemberships({ resourceId, userId, includeHistory }, { idempotent: true });
+    return this.deps.memberships.listMemberships({ resourceId, userId, includeHistory }, { idempotent: true });
   }
 
   summary(resourceId: number, userId: number): Promise<MemberSummary> {

@@ -9,15 +9,17 @@ import { EMPTY_PROFILE, type UserRepository } from './user.repository.js';
 import { serviceAccountUserResourceRequired } from './user.errors.js';
 
 /** Thrown when a user ID names no user. */
+export interface ServiceAccountUserServiceDeps {
+  users: UserRepository;
+  relationships: RelationshipRepository;
+}
+
 /**
  * The users service accounts act as (document 2, section I: "attached to an active
  * service-account user"). Called by the accounts service only.
  */
 export class ServiceAccountUserService {
-  constructor(
-    private readonly users: UserRepository,
-    private readonly relationships: RelationshipRepository,
-  ) {}
+  constructor(private readonly deps: ServiceAccountUserServiceDeps) {}
 
   /**
    * A new user with the global role `service_account`, no password (so sign-in always fails for
@@ -27,7 +29,7 @@ export class ServiceAccountUserService {
   async create(resourceId: number, title: string): Promise<UserRecord> {
     if (!Number.isSafeInteger(resourceId) || resourceId <= 0) throw serviceAccountUserResourceRequired();
     const name = title.trim().slice(0, 255) || null;
-    return this.users.create({
+    return this.deps.users.create({
       ...EMPTY_PROFILE,
       email: `service-account-${resourceId}-${randomBytes(6).toString('hex')}@service-accounts.invalid`,
       password_hash: null,
@@ -41,8 +43,8 @@ export class ServiceAccountUserService {
   /** The user, its global role and its relationship with the resource; 404 user_not_exist. */
   async get(userId: number, resourceId: number): Promise<ServiceAccountUser> {
     const [user, relationship] = await Promise.all([
-      this.users.findById(userId),
-      resourceId ? this.relationships.find(resourceId, userId) : Promise.resolve(null),
+      this.deps.users.findById(userId),
+      resourceId ? this.deps.relationships.find(resourceId, userId) : Promise.resolve(null),
     ]);
     if (!user) throw userNotExist();
     return {

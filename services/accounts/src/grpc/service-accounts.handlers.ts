@@ -1,40 +1,15 @@
 import type { AsyncImplementation } from '@masthead/core/grpc';
+import { RelationshipStatus } from '@masthead/proto/identity';
 import {
   ServiceAccountStatus,
   ServiceKeyState,
-  type AccountsServiceService,
-  type Resource,
   type ServiceAccount,
-} from '@masthead/proto/accounts';
-import { RelationshipStatus } from '@masthead/proto/identity';
-import { partnerTitleRequired } from '../partners/partner.errors.js';
-import type { PartnerRepository } from '../partners/partner.repository.js';
-import type { ResourceRecord } from '../resources/resource.schema.js';
-import type { ResourceService } from '../resources/resource.service.js';
+  type ServiceAccountsServiceService,
+} from '@masthead/proto/accounts/service_accounts';
 import { parseCreateServiceAccount } from '../service-accounts/service-account.command.js';
 import { invalidServiceAccountStatus } from '../service-accounts/service-account.errors.js';
 import type { ServiceAccountRecord, ServiceAccountState } from '../service-accounts/service-account.schema.js';
 import type { ServiceAccountService } from '../service-accounts/service-account.service.js';
-import { localizationHandlers, type LocalizationDeps } from './localization.handlers.js';
-
-interface Deps {
-  resources: ResourceService;
-  partners: PartnerRepository;
-  serviceAccounts: ServiceAccountService;
-  localization: LocalizationDeps;
-}
-
-const toResource = (record: ResourceRecord): Resource => ({
-  id: record._id,
-  publicKey: record.public_key,
-  title: record.title,
-  host: record.host ?? undefined,
-  origin: record.origin ?? undefined,
-  partnerId: record.partner_id,
-  active: record.active,
-  settings: record.settings ?? {},
-  allowedOrigins: record.allowed_origins ?? [],
-});
 
 const KEY_STATES = {
   unknown: ServiceKeyState.SERVICE_KEY_STATE_UNKNOWN,
@@ -65,49 +40,9 @@ function toState(status: ServiceAccountStatus): ServiceAccountState {
   throw invalidServiceAccountStatus();
 }
 
-export function accountsHandlers({
-  resources,
-  partners,
-  serviceAccounts,
-  localization,
-}: Deps): AsyncImplementation<typeof AccountsServiceService> {
+/** Service accounts (document 2, section I): the gateway's key resolution and usage, the operator's management. */
+export function serviceAccountsHandlers(serviceAccounts: ServiceAccountService): AsyncImplementation<typeof ServiceAccountsServiceService> {
   return {
-    ...localizationHandlers(localization),
-    resolveResource: async ({ publicKey }) => toResource(await resources.resolve(publicKey)),
-    getResource: async ({ id }) => toResource(await resources.get(id)),
-    getResourceConfig: async ({ id }) => {
-      const view = await resources.config(id);
-      return {
-        publicKey: view.publicKey,
-        origin: view.origin ?? undefined,
-        paymentsInLiveMode: view.paymentsInLiveMode,
-        webAppConfig: view.webAppConfig ?? undefined,
-        defaultPaymentSystem: view.defaultPaymentSystem,
-        cardproviderPublicKey: view.cardproviderPublicKey ?? undefined,
-        appId: view.appId,
-        locationId: view.locationId,
-      };
-    },
-    listAllowedOrigins: async () => ({ origins: await resources.allowedOrigins() }),
-    listPartnerResources: async ({ partnerId }) => ({ items: (await resources.listOfPartner(partnerId)).map(toResource) }),
-    createPartner: async ({ title }) => {
-      if (!title.trim()) throw partnerTitleRequired();
-      const partner = (await partners.findByTitle(title.trim())) ?? (await partners.create(title.trim()));
-      return { id: partner._id, title: partner.title, active: partner.active };
-    },
-    upsertResource: async (request) =>
-      toResource(
-        await resources.upsert({
-          publicKey: request.publicKey,
-          title: request.title,
-          host: request.host ?? null,
-          origin: request.origin ?? null,
-          partnerId: request.partnerId,
-          settings: request.settings ?? {},
-          allowedOrigins: request.allowedOrigins,
-        }),
-      ),
-
     resolveServiceKey: async ({ key }) => {
       const { state, account, user } = await serviceAccounts.resolve(key);
       return {
