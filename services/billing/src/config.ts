@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig, serviceAddresses, serviceEnv } from '@masthead/core/config';
-import { parseKeyRing, type KeyRing } from './connections/secret-box.js';
+import { parseKeyRing, type KeyRing } from '@masthead/core/secrets';
 import { z } from 'zod';
 
 /** The SDK takes a host, port and protocol only: a path, query or credentials would be dropped. */

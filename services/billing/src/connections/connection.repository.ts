@@ -1,6 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import { connectionModel, type ConnectedAccountRecord, type ConnectionRecord, type ProviderMode } from './connection.schema.js';
-import type { SealedSecret } from './secret-box.js';
+import type { SealedSecret } from '@masthead/core/secrets';
 
 const connectionId = (resourceId: number, mode: ProviderMode) => `${resourceId}:${mode}`;
 

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { SealedSecret } from './secret-box.js';
+import type { SealedSecret } from '@masthead/core/secrets';
 
 export type ProviderMode = 'test' | 'live';
 

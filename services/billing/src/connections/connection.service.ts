@@ -2,7 +2,7 @@ import type { Logger } from '@masthead/core/logging';
 import { cardProviderKeyMissing, invalidClientId, invalidMode, invalidSecretKey, noKeyRing } from './connection.errors.js';
 import type { ConnectionRepository } from './connection.repository.js';
 import type { ConnectionRecord, ProviderMode } from './connection.schema.js';
-import { open, seal, SecretUnavailable, type KeyRing, type SealedSecret } from './secret-box.js';
+import { open, seal, SecretUnavailable, type KeyRing, type SealedSecret } from '@masthead/core/secrets';
 
 /** The deployment's own connection (POST /account-requests-payment) is stored as resource 0. */
 export const DEPLOYMENT_RESOURCE_ID = 0;

@@ -1,9 +1,9 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 /**
- * AES-256-GCM with a key ring (docs/adr/0120). Each sealed value names the key that sealed it, so
- * the ring can hold the new key and the old ones during a rotation: new writes use the first key,
- * reads use whichever key the value names. The record's identity (`aad`) is bound into the tag:
+ * AES-256-GCM with a key ring (docs/adr/0120), for every provider secret a service stores. Each
+ * sealed value names the key that sealed it, so the ring can hold the new key and the old ones
+ * during a rotation: new writes use the first key, reads use whichever key the value names. The record's identity (`aad`) is bound into the tag:
  * a ciphertext copied onto another resource or mode does not open.
  */
 export interface SealedSecret {
