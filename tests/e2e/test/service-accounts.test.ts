@@ -458,6 +458,7 @@ describe('service accounts and the external subscription lookup', () => {
           external_source_ids: 'app-1,app-10',
           active: true,
           private: false,
+          type: 'standard',
           public: true,
           next_subscription: null,
           downgrade_subscription: null,

@@ -22,7 +22,7 @@ Commands:
   create-resource --partner-id N --public-key K --title T [--host H] [--origin O]
   create-plan --resource-id N --slug S --title T [--private] [--inactive] [--full-access]
               [--can-own-teams] [--parent-plan-id N]
-  create-pricing --plan-id N --title T --price MINOR_UNITS --currency EUR --period "1 month" [--private]
+  create-pricing --plan-id N --title T --price MINOR_UNITS --currency EUR --period "1 month" [--private] [--type standard|gift|team|event_pass]
                  [--users-limit N]
   create-member --resource-id N --email E --password P [--role user|admin|partner|root]
   create-service-account --resource-id N --title T [--full-access] [--grant "GET /integrations/external/subscription" ...]
@@ -176,6 +176,7 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
       private: values['private'] === true,
       externalSourceIds: optional(values, 'external-source-ids') ?? '',
       usersLimit: optional(values, 'users-limit') === undefined ? undefined : integer(values, 'users-limit'),
+      type: optional(values, 'type'),
     }),
   'create-member': async (clients, values) => {
     const user = await clients.identity.upsertMember({
@@ -293,6 +294,7 @@ const STRING_OPTIONS = [
   'external-source-ids',
   'parent-plan-id',
   'users-limit',
+  'type',
   'id',
   'user-id',
   'ttl-seconds',

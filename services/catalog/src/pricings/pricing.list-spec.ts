@@ -20,6 +20,10 @@ export const PUBLIC_PRICING_LIST: ListSpec = {
     'Subscriptions.currency': { path: 'currency', type: 'text' },
     period: { path: 'period', type: 'text' },
     'Subscriptions.period': { path: 'period', type: 'text' },
+    // Existing clients spell this one in lower case: `filter={"subscriptions.type":"standard"}`.
+    type: { path: 'type', type: 'text' },
+    'Subscriptions.type': { path: 'type', type: 'text' },
+    'subscriptions.type': { path: 'type', type: 'text' },
   },
   // Like the plan list: newest first unless the caller orders by a field.
   defaultOrder: { path: 'created_at', sort: 'DESC' },
