@@ -1,4 +1,7 @@
 import * as accountRequests from '../handlers/account-requests.js';
+import * as checkout from '../handlers/checkout.js';
+import { checkoutRequest } from '../handlers/checkout-items.js';
+import * as transactions from '../handlers/transactions.js';
 import * as connect from '../handlers/cardprovider-connect.js';
 import * as legacy from '../handlers/legacy-sources.js';
 import * as sources from '../handlers/payment-sources.js';
@@ -80,10 +83,38 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
   pending({ method: 'GET', path: '/user/resources', service: 'billing', access: 'member' }),
   pending({ method: 'GET', path: '/user/resources/purchases', service: 'billing', access: 'member' }),
   pending({ method: 'GET', path: '/user/resources/transactions', service: 'billing', access: 'member' }),
-  pending({ method: 'GET', path: '/user/transactions', service: 'billing', access: 'member' }),
-  pending({ method: 'GET', path: '/user/transactions/{id}', service: 'billing', access: 'member' }),
-  pending({ method: 'GET', path: '/user/transactions/{id}/download', service: 'billing', access: 'member' }),
-  pending({ method: 'GET', path: '/user/transactions/{id}/receipt/download', service: 'billing', access: 'member' }),
+  route({
+    method: 'GET',
+    path: '/user/transactions',
+    service: 'billing',
+    access: 'member',
+    request: transactions.listTransactionsRequest,
+    handler: transactions.listTransactions,
+  }),
+  route({
+    method: 'GET',
+    path: '/user/transactions/{id}',
+    service: 'billing',
+    access: 'member',
+    request: transactions.transactionRequest,
+    handler: transactions.getTransaction,
+  }),
+  route({
+    method: 'GET',
+    path: '/user/transactions/{id}/download',
+    service: 'billing',
+    access: 'member',
+    request: transactions.transactionRequest,
+    handler: transactions.downloadInvoice,
+  }),
+  route({
+    method: 'GET',
+    path: '/user/transactions/{id}/receipt/download',
+    service: 'billing',
+    access: 'member',
+    request: transactions.transactionRequest,
+    handler: transactions.downloadReceipt,
+  }),
   route({
     method: 'POST',
     path: '/account-requests-payment',
@@ -101,6 +132,24 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
     handler: connect.exchangeConnectCode,
   }),
   pending({ method: 'POST', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' }),
+  // Checkout: beyond OPERATIONS.md, as existing clients call it (docs/adr/0142).
+  route({ method: 'POST', path: '/payment', service: 'billing', access: 'member', request: checkoutRequest, handler: checkout.pay }),
+  route({
+    method: 'POST',
+    path: '/payment/calculate-price',
+    service: 'billing',
+    access: 'member',
+    request: checkoutRequest,
+    handler: checkout.calculatePrice,
+  }),
+  route({
+    method: 'POST',
+    path: '/promo-validation',
+    service: 'billing',
+    access: 'member',
+    request: checkoutRequest,
+    handler: checkout.validatePromo,
+  }),
   route({
     method: 'POST',
     path: '/user/card',
@@ -180,7 +229,14 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
     request: sources.setupIntentRequest,
     handler: sources.createSetupIntent,
   }),
-  pending({ method: 'POST', path: '/user/transactions/{id}/receipt', service: 'billing', access: 'member' }),
+  route({
+    method: 'POST',
+    path: '/user/transactions/{id}/receipt',
+    service: 'billing',
+    access: 'member',
+    request: transactions.transactionRequest,
+    handler: transactions.requestReceipt,
+  }),
   pending({ method: 'PUT', path: '/integrations/external/refund', service: 'billing', access: 'serviceAccount' }),
   pending({ method: 'PUT', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' }),
   route({

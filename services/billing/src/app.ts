@@ -1,17 +1,24 @@
-import { createClient } from '@masthead/core/clients';
+import { createClient, createClients } from '@masthead/core/clients';
 import type { Logger } from '@masthead/core/logging';
 import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
 import { BillingServiceService } from '@masthead/proto/billing';
 import { AccountRequestPaymentServiceService } from '@masthead/proto/billing/account_request_payments';
+import { CheckoutServiceService } from '@masthead/proto/billing/checkout';
 import { CardProviderConnectServiceService } from '@masthead/proto/billing/connect';
 import { CardProviderConnectionServiceService } from '@masthead/proto/billing/connection';
 import { LegacySourceServiceService } from '@masthead/proto/billing/legacy_sources';
 import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
+import { PromoCodeServiceService } from '@masthead/proto/billing/promos';
+import { TransactionServiceService } from '@masthead/proto/billing/transactions';
 import { AttachAttemptGate } from './attach-attempts/attach-attempt.gate.js';
 import { AccountRequestPaymentService } from './account-requests/account-request-payment.service.js';
 import { ProviderAccess } from './card-provider/provider-access.js';
 import { stripeConnectOAuth, type ConnectOAuthFactory } from './card-provider/connect-oauth.js';
 import { stripeCardProviders, type CardProviderFactory } from './card-provider/stripe-card-provider.js';
+import { CheckoutService } from './checkout/checkout.service.js';
+import { FulfilmentRegistry } from './checkout/fulfilment.js';
+import { HoldRepository } from './checkout/hold.repository.js';
+import { PricingFulfilment } from './checkout/pricing.fulfilment.js';
 import { keyRingOf, type BillingConfig } from './config.js';
 import { ConnectStateRepository } from './connections/connect-state.repository.js';
 import { ConnectService } from './connections/connect.service.js';
@@ -23,11 +30,19 @@ import { accountRequestPaymentHandlers } from './grpc/account-request-payments.h
 import { connectHandlers } from './grpc/connect.handlers.js';
 import { connectionHandlers } from './grpc/connection.handlers.js';
 import { legacySourceHandlers } from './grpc/legacy-sources.handlers.js';
+import { checkoutHandlers } from './grpc/checkout.handlers.js';
 import { paymentSourceHandlers } from './grpc/payment-sources.handlers.js';
+import { promoHandlers } from './grpc/promos.handlers.js';
+import { transactionHandlers } from './grpc/transactions.handlers.js';
+import { PaymentRunner } from './payments/payment.runner.js';
+import { PromoRepository } from './promos/promo.repository.js';
+import { PromoService } from './promos/promo.service.js';
 import { ProviderWriteLedger } from './provider-writes/provider-write.ledger.js';
 import { SourceRepository } from './sources/source.repository.js';
 import { LegacySourceService } from './sources/legacy.service.js';
 import { SourceService } from './sources/source.service.js';
+import { SETTLED, TransactionRepository } from './transactions/transaction.repository.js';
+import { TransactionService } from './transactions/transaction.service.js';
 
 export type { BillingConfig } from './config.js';
 export { billingEnv, loadBillingConfig } from './config.js';
@@ -37,7 +52,12 @@ export interface BillingHooks {
   afterProviderWrite?: (key: string) => Promise<void>;
   providers?: CardProviderFactory;
   connectOAuth?: ConnectOAuthFactory;
+  /** The clock checkout, promo windows and renewals read (tests drive renewals with it). */
+  now?: () => Date;
 }
+
+/** A hold without a transaction this old lost its checkout (a crash before the transaction was recorded). */
+const HOLD_LEASE_MS = 60_000;
 
 /**
  * Composition root: config → connections → repositories → domain → gRPC handlers. Billing serves
@@ -45,9 +65,15 @@ export interface BillingHooks {
  */
 export async function startBillingService(config: BillingConfig, logger?: Logger, hooks: BillingHooks = {}): Promise<RunningService> {
   const runtime = await openServiceRuntime('billing', config, logger);
+  const now = hooks.now ?? (() => new Date());
   const accountRequests = createClient(
     'accountRequests',
     { accounts: config.ACCOUNTS_ADDR },
+    { defaultDeadlineMs: config.GRPC_DEADLINE_MS },
+  );
+  const catalog = createClients(
+    ['pricings', 'memberships'],
+    { catalog: config.CATALOG_ADDR },
     { defaultDeadlineMs: config.GRPC_DEADLINE_MS },
   );
 
@@ -56,6 +82,9 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
   const sourceRows = new SourceRepository(runtime.db);
   const attempts = new AttachAttemptGate(runtime.db);
   const connectStates = new ConnectStateRepository(runtime.db);
+  const transactionRows = new TransactionRepository(runtime.db);
+  const promoRows = new PromoRepository(runtime.db);
+  const holds = new HoldRepository(runtime.db);
   const ledger = new ProviderWriteLedger(runtime.db, {
     // A holder finishes or fails within one provider deadline (plus its own lookups).
     staleAfterMs: 3 * config.CARDPROVIDER_TIMEOUT_MS,
@@ -63,7 +92,11 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     waitMs: Math.max(500, config.GRPC_DEADLINE_MS - config.CARDPROVIDER_TIMEOUT_MS),
     afterProviderWrite: hooks.afterProviderWrite,
   });
-  await Promise.all([connectionRows, customerRows, sourceRows, ledger, attempts, connectStates].map((repository) => repository.ready()));
+  await Promise.all(
+    [connectionRows, customerRows, sourceRows, ledger, attempts, connectStates, transactionRows, promoRows, holds].map((repository) =>
+      repository.ready(),
+    ),
+  );
 
   const connections = new ConnectionService({
     connections: connectionRows,
@@ -92,6 +125,34 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     config,
   });
   const payments = new AccountRequestPaymentService({ accountRequests, providers, ledger, logger: runtime.logger });
+  const promos = new PromoService({ promos: promoRows });
+  const paymentRunner = new PaymentRunner({ providers, ledger });
+  const pricingFulfilment = new PricingFulfilment({
+    pricings: catalog.pricings,
+    memberships: catalog.memberships,
+    holds,
+    // A hold is over when its checkout failed or granted everything, or never got a transaction (crash).
+    isStale: async (claimKey, heldSince) => {
+      const transaction = await transactionRows.findByKey(claimKey);
+      if (!transaction) return now().getTime() - heldSince.getTime() > HOLD_LEASE_MS;
+      return (
+        transaction.status === 'failed' ||
+        (SETTLED.includes(transaction.status) && transaction.purchases.every((purchase) => purchase.fulfilled_id !== null))
+      );
+    },
+  });
+  const checkout = new CheckoutService({
+    fulfilments: new FulfilmentRegistry([pricingFulfilment]),
+    promos,
+    transactions: transactionRows,
+    customers: customerRows,
+    sources: sourceRows,
+    payments: paymentRunner,
+    events: runtime.events,
+    logger: runtime.logger,
+    now,
+  });
+  const transactions = new TransactionService({ transactions: transactionRows });
 
   return serveRuntime(
     runtime,
@@ -123,7 +184,17 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
         definition: AccountRequestPaymentServiceService,
         implementation: accountRequestPaymentHandlers(payments),
       },
+      { name: 'masthead.billing.v1.CheckoutService', definition: CheckoutServiceService, implementation: checkoutHandlers(checkout) },
+      {
+        name: 'masthead.billing.v1.TransactionService',
+        definition: TransactionServiceService,
+        implementation: transactionHandlers(transactions, transactionRows),
+      },
+      { name: 'masthead.billing.v1.PromoCodeService', definition: PromoCodeServiceService, implementation: promoHandlers(promos) },
     ],
-    async () => accountRequests.close(),
+    async () => {
+      accountRequests.close();
+      catalog.close();
+    },
   );
 }

@@ -43,6 +43,8 @@ export const billingEnv = {
   CARDPROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(4000),
   /** Accounts holds account requests (POST /account-requests-payment reads and updates them). */
   ACCOUNTS_ADDR: serviceAddresses.ACCOUNTS_ADDR,
+  /** Catalog prices checkout's Pricings and keeps the memberships billing sells (docs/adr/0142). */
+  CATALOG_ADDR: serviceAddresses.CATALOG_ADDR,
   /**
    * The key ring that seals card-provider secret keys at rest (docs/adr/0120):
    * `id:base64(32 bytes)[,id:base64…]`, the first one sealing new values, the others only

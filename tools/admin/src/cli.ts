@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ServiceAccountStatus, type ServiceAccount } from '@masthead/proto/accounts/service_accounts';
 import type { ConnectionSummary } from '@masthead/proto/billing/connection';
+import type { PromoCode } from '@masthead/proto/billing/promos';
 import type { Invitation } from '@masthead/proto/community/teams';
 import { relationshipStatusToJSON, type RelationshipStatus } from '@masthead/proto/identity';
 import { adminClients, type AdminClients } from './clients.js';
@@ -57,6 +58,13 @@ Commands:
                                         (POST /invite-activation grants it); without --code a random
                                         40-character code; --activations-limit 0 or absent: no cap;
                                         --email binds the code to that member's email
+  create-promo --resource-id N --code C (--percent-off P | --amount-off MINOR_UNITS --currency USD)
+               [--max-uses N] [--valid-from ISO] [--valid-until ISO] [--for-pricing-id N ...]
+                                        a promo code for checkout (docs/adr/0144): --max-uses 0 or
+                                        absent: no limit; --for-pricing-id limits it to those Pricings
+  list-promos --resource-id N           the resource's promo codes with their uses
+  set-promo-active --id N (--active | --inactive)
+                                        switches a promo code on or off
 `;
 
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -130,6 +138,23 @@ const showInvitation = (invite: Invitation) => ({
   created_at: invite.createdAt,
 });
 
+/** A promo code as operators read it. */
+const showPromo = (promo: PromoCode) => ({
+  id: promo.id,
+  resource_id: promo.resourceId,
+  code: promo.code,
+  discount_type: promo.discountType,
+  discount_value: promo.discountValue,
+  currency: promo.currency || null,
+  max_uses: promo.maxUses,
+  uses: promo.uses,
+  valid_from: promo.validFrom || null,
+  valid_until: promo.validUntil || null,
+  pricing_ids: promo.pricingIds,
+  active: promo.active,
+  created_at: promo.createdAt,
+});
+
 /** `RELATIONSHIP_STATUS_LOCKED` → `locked`. */
 const relationshipLabel = (status: RelationshipStatus): string =>
   relationshipStatusToJSON(status).replace('RELATIONSHIP_STATUS_', '').toLowerCase();
@@ -144,6 +169,32 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
     return loadFixture(clients, fixture);
   },
   'create-partner': (clients, values) => clients.accounts.createPartner({ title: text(values, 'title') }),
+  'create-promo': async (clients, values) => {
+    const percent = optional(values, 'percent-off');
+    const amount = optional(values, 'amount-off');
+    if ((percent === undefined) === (amount === undefined)) throw new UsageError('give one of --percent-off and --amount-off');
+    const promo = await clients.promoCodes.createPromoCode({
+      resourceId: integer(values, 'resource-id'),
+      code: text(values, 'code'),
+      discountType: percent !== undefined ? 'percent' : 'amount',
+      discountValue: integer(values, percent !== undefined ? 'percent-off' : 'amount-off'),
+      currency: optional(values, 'currency') ?? '',
+      maxUses: optional(values, 'max-uses') === undefined ? 0 : integer(values, 'max-uses'),
+      validFrom: optional(values, 'valid-from') ?? '',
+      validUntil: optional(values, 'valid-until') ?? '',
+      pricingIds: list(values, 'for-pricing-id').map((id) => {
+        if (!/^\d+$/.test(id)) throw new UsageError('--for-pricing-id must be an integer');
+        return Number(id);
+      }),
+    });
+    return showPromo(promo);
+  },
+  'list-promos': async (clients, values) =>
+    (await clients.promoCodes.listPromoCodes({ resourceId: integer(values, 'resource-id') })).items.map(showPromo),
+  'set-promo-active': async (clients, values) => {
+    if ((values['active'] === true) === (values['inactive'] === true)) throw new UsageError('give one of --active and --inactive');
+    return showPromo(await clients.promoCodes.setPromoCodeActive({ id: integer(values, 'id'), active: values['active'] === true }));
+  },
   'create-resource': (clients, values) =>
     clients.accounts.upsertResource({
       partnerId: integer(values, 'partner-id'),
@@ -306,9 +357,14 @@ const STRING_OPTIONS = [
   'start-date',
   'end-date',
   'description',
+  'percent-off',
+  'amount-off',
+  'max-uses',
+  'valid-from',
+  'valid-until',
 ];
-const MULTIPLE_OPTIONS = ['grant'];
-const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams'];
+const MULTIPLE_OPTIONS = ['grant', 'for-pricing-id'];
+const FLAG_OPTIONS = ['force', 'private', 'inactive', 'active', 'full-access', 'can-own-teams'];
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;

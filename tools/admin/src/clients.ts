@@ -13,6 +13,7 @@ const ADMIN_CLIENTS = [
   'recovery',
   'connections',
   'invitations',
+  'promoCodes',
 ] as const;
 
 export type AdminClients = Clients<(typeof ADMIN_CLIENTS)[number]> & { close(): void };

@@ -31,6 +31,16 @@ type ExtraDataField = { extra_data_id: number; user_id: number; group_key: strin
 
 type MembershipChanged = { membership_id: number; user_id: number; pricing_id: number; plan_id: number };
 
+type TransactionSettled = {
+  transaction_id: number;
+  user_id: number;
+  kind: string;
+  amount: number;
+  currency: string;
+  status: string;
+  error: string | null;
+};
+
 export type DomainEvents = {
   // identity
   user_login: SessionStarted;
@@ -67,6 +77,9 @@ export type DomainEvents = {
     pay_system: string;
     mode: string;
   };
+  /** A transaction settled (docs/adr/0141): checkout, renewal or external purchase. */
+  transaction_succeeded: TransactionSettled;
+  transaction_failed: TransactionSettled;
   // community
   team_owner_create_team: { team_id: number; owner_id: number; name: string };
   individual_in_team_invite: { invite_id: number; team_id: number | null; email: string | null; code: string | null; inviter_id: number };

@@ -29,6 +29,8 @@ export const grantMembershipCommand = z.object({
     .refine((text) => !text || (ISO_8601.test(text) && !Number.isNaN(Date.parse(text))), 'end_date must be an ISO 8601 date')
     .transform((text) => (text ? new Date(text) : null))
     .refine((date) => date === null || date.getTime() > Date.now(), 'end_date must be in the future'),
+  /** Who grants (carried in membership_created): an operator, billing's checkout, an external store. */
+  source: z.enum(['grant', 'purchase', 'external'], { message: 'source: grant, purchase or external' }).default('grant'),
 });
 
 export type AttachDefaultCommand = z.output<typeof attachDefaultCommand>;

@@ -97,7 +97,7 @@ export class MembershipService {
         autorenew: command.autorenew,
         startDate,
         endDate: command.endDate ?? endOfPeriod(startDate, pricing.period),
-        source: 'grant',
+        source: command.source,
       })) ?? (await this.deps.memberships.findActiveOfPricing(resourceId, userId, pricingId));
     if (!membership) throw membershipPending();
     return this.view(resourceId, membership);
