@@ -1,6 +1,8 @@
 import * as accountRequests from '../handlers/account-requests.js';
 import * as checkout from '../handlers/checkout.js';
 import { checkoutRequest } from '../handlers/checkout-items.js';
+import { pageAndFilterRequest } from '../handlers/memberships.js';
+import * as resourceTransactions from '../handlers/resource-transactions.js';
 import * as transactions from '../handlers/transactions.js';
 import * as connect from '../handlers/cardprovider-connect.js';
 import * as legacy from '../handlers/legacy-sources.js';
@@ -80,9 +82,30 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
     request: sources.listSourcesRequest,
     handler: sources.listPaymentSources,
   }),
-  pending({ method: 'GET', path: '/user/resources', service: 'billing', access: 'member' }),
-  pending({ method: 'GET', path: '/user/resources/purchases', service: 'billing', access: 'member' }),
-  pending({ method: 'GET', path: '/user/resources/transactions', service: 'billing', access: 'member' }),
+  route({
+    method: 'GET',
+    path: '/user/resources',
+    service: 'billing',
+    access: 'member',
+    request: pageAndFilterRequest,
+    handler: resourceTransactions.listResources,
+  }),
+  route({
+    method: 'GET',
+    path: '/user/resources/purchases',
+    service: 'billing',
+    access: 'member',
+    request: pageAndFilterRequest,
+    handler: resourceTransactions.listResourcePurchases,
+  }),
+  route({
+    method: 'GET',
+    path: '/user/resources/transactions',
+    service: 'billing',
+    access: 'member',
+    request: pageAndFilterRequest,
+    handler: resourceTransactions.listResourceTransactions,
+  }),
   route({
     method: 'GET',
     path: '/user/transactions',

@@ -1,5 +1,5 @@
 import type { PaymentOutcome, Quote } from '@masthead/proto/billing/checkout';
-import type { Transaction } from '@masthead/proto/billing/transactions';
+import type { Purchase, ResourceSummary, Transaction } from '@masthead/proto/billing/transactions';
 import { SUBSCRIPTION_ITEM_TYPE } from '../handlers/checkout-items.js';
 
 /** Billing's transactions and checkout answers → the JSON of document 2 G and ADR 0142. */
@@ -100,3 +100,25 @@ export function serializePaymentOutcome(outcome: PaymentOutcome, viewerId: numbe
     client_secret: outcome.clientSecret || null,
   };
 }
+
+/** A resource list item (document 1 E: `{title, key, host}`). */
+export const serializeResourceItem = (resource: ResourceSummary): Record<string, unknown> => ({
+  title: resource.title,
+  key: resource.key,
+  host: resource.host ?? null,
+});
+
+/**
+ * A purchase of the grouped read (docs/adr/0141): what a transaction that took money bought,
+ * with its transaction.
+ */
+export const serializePurchase = (purchase: Purchase, transaction: Transaction): Record<string, unknown> => ({
+  id: purchase.id,
+  item_type: purchase.itemType,
+  item_id: purchase.itemId,
+  title: purchase.title,
+  amount: purchase.amount,
+  currency: purchase.currency,
+  transaction_id: transaction.id,
+  created_at: transaction.createdAt,
+});

@@ -34,6 +34,7 @@ import { checkoutHandlers } from './grpc/checkout.handlers.js';
 import { paymentSourceHandlers } from './grpc/payment-sources.handlers.js';
 import { promoHandlers } from './grpc/promos.handlers.js';
 import { transactionHandlers } from './grpc/transactions.handlers.js';
+import { ResourceTransactionsReader } from './member-views/resource-transactions.reader.js';
 import { PaymentRunner } from './payments/payment.runner.js';
 import { PromoRepository } from './promos/promo.repository.js';
 import { PromoService } from './promos/promo.service.js';
@@ -74,6 +75,11 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
   const catalog = createClients(
     ['pricings', 'memberships'],
     { catalog: config.CATALOG_ADDR },
+    { defaultDeadlineMs: config.GRPC_DEADLINE_MS },
+  );
+  const peers = createClients(
+    ['accounts', 'identity'],
+    { accounts: config.ACCOUNTS_ADDR, identity: config.IDENTITY_ADDR },
     { defaultDeadlineMs: config.GRPC_DEADLINE_MS },
   );
 
@@ -188,13 +194,17 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
       {
         name: 'masthead.billing.v1.TransactionService',
         definition: TransactionServiceService,
-        implementation: transactionHandlers(transactions, transactionRows),
+        implementation: transactionHandlers(
+          transactions,
+          new ResourceTransactionsReader({ transactions: transactionRows, accounts: peers.accounts, identity: peers.identity }),
+        ),
       },
       { name: 'masthead.billing.v1.PromoCodeService', definition: PromoCodeServiceService, implementation: promoHandlers(promos) },
     ],
     async () => {
       accountRequests.close();
       catalog.close();
+      peers.close();
     },
   );
 }

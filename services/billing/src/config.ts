@@ -45,6 +45,8 @@ export const billingEnv = {
   ACCOUNTS_ADDR: serviceAddresses.ACCOUNTS_ADDR,
   /** Catalog prices checkout's Pricings and keeps the memberships billing sells (docs/adr/0142). */
   CATALOG_ADDR: serviceAddresses.CATALOG_ADDR,
+  /** Identity names the resources where a member has a relationship (document 1 E's grouped reads). */
+  IDENTITY_ADDR: serviceAddresses.IDENTITY_ADDR,
   /**
    * The key ring that seals card-provider secret keys at rest (docs/adr/0120):
    * `id:base64(32 bytes)[,id:base64…]`, the first one sealing new values, the others only

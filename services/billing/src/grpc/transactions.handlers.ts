@@ -2,9 +2,9 @@ import { invalidFilter } from '@masthead/core/errors';
 import type { AsyncImplementation } from '@masthead/core/grpc';
 import { fromPageQuery } from '@masthead/core/pagination';
 import type { TransactionServiceService, Viewer as ViewerMessage } from '@masthead/proto/billing/transactions';
-import type { TransactionRepository } from '../transactions/transaction.repository.js';
+import type { ResourceTransactionsReader } from '../member-views/resource-transactions.reader.js';
 import type { TransactionService, Viewer } from '../transactions/transaction.service.js';
-import { toTransaction } from './transactions.wire.js';
+import { toResourceSummary, toTransaction } from './transactions.wire.js';
 
 const viewerOf = (viewer: ViewerMessage | undefined): Viewer => ({
   resourceId: viewer?.resourceId ?? 0,
@@ -24,7 +24,7 @@ const parseFilter = (json: string): unknown => {
 
 export function transactionHandlers(
   transactions: TransactionService,
-  rows: TransactionRepository,
+  byResource: ResourceTransactionsReader,
 ): AsyncImplementation<typeof TransactionServiceService> {
   return {
     listTransactions: async ({ viewer, query, filterJson }) => {
@@ -35,7 +35,19 @@ export function transactionHandlers(
     renderInvoice: async ({ viewer, id }) => transactions.invoice(viewerOf(viewer), id),
     requestReceipt: async ({ viewer, id }) => toTransaction(await transactions.requestReceipt(viewerOf(viewer), id)),
     renderReceipt: async ({ viewer, id }) => transactions.receipt(viewerOf(viewer), id),
-    listTransactionsAcross: async ({ userId, resourceIds }) => ({ items: (await rows.listAcross(resourceIds, userId)).map(toTransaction) }),
-    listTransactionResources: async ({ userId }) => ({ resourceIds: await rows.resourcesOf(userId) }),
+    listResourcesWithTransactions: async ({ userId, query }) => {
+      const page = await byResource.resourcesWithTransactions(userId, fromPageQuery(query));
+      return { items: page.items.map(toResourceSummary), paginator: page.paginator };
+    },
+    listTransactionsByResource: async ({ userId, partnerId, query }) => {
+      const page = await byResource.byResource(userId, partnerId, fromPageQuery(query));
+      return {
+        items: page.items.map(({ resource, transactions: rows }) => ({
+          resource: toResourceSummary(resource),
+          transactions: rows.map(toTransaction),
+        })),
+        paginator: page.paginator,
+      };
+    },
   };
 }

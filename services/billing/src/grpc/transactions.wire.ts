@@ -1,6 +1,7 @@
 import type { Quote } from '@masthead/proto/billing/checkout';
 import type { PromoCode } from '@masthead/proto/billing/promos';
-import type { Transaction } from '@masthead/proto/billing/transactions';
+import type { Resource } from '@masthead/proto/accounts';
+import type { ResourceSummary, Transaction } from '@masthead/proto/billing/transactions';
 import type { Quote as QuoteView } from '../checkout/checkout.service.js';
 import type { PromoCodeRecord } from '../promos/promo.schema.js';
 import type { TransactionRecord } from '../transactions/transaction.schema.js';
@@ -82,4 +83,11 @@ export const toPromoCode = (promo: PromoCodeRecord, uses: number): PromoCode => 
   pricingIds: promo.pricing_ids,
   active: promo.active,
   createdAt: iso(promo.created_at),
+});
+
+export const toResourceSummary = (resource: Resource): ResourceSummary => ({
+  id: resource.id,
+  title: resource.title,
+  key: resource.publicKey,
+  host: resource.host,
 });
