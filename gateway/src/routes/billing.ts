@@ -1,5 +1,6 @@
 import * as accountRequests from '../handlers/account-requests.js';
 import * as checkout from '../handlers/checkout.js';
+import * as external from '../handlers/external-purchases.js';
 import { checkoutRequest } from '../handlers/checkout-items.js';
 import { pageAndFilterRequest } from '../handlers/memberships.js';
 import * as resourceTransactions from '../handlers/resource-transactions.js';
@@ -8,7 +9,7 @@ import * as connect from '../handlers/cardprovider-connect.js';
 import * as legacy from '../handlers/legacy-sources.js';
 import * as sources from '../handlers/payment-sources.js';
 import { pageRequest } from '../http/request.js';
-import { pending, route, type RouteDefinition } from './define.js';
+import { route, type RouteDefinition } from './define.js';
 
 /** Billing: cards, payment sources, transactions, external purchase records: the OPERATIONS.md rows billing owns, by method then path. */
 export const BILLING_ROUTES: readonly RouteDefinition[] = [
@@ -19,7 +20,14 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
     access: 'admin',
     handler: connect.clearConnect,
   }),
-  pending({ method: 'DELETE', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' }),
+  route({
+    method: 'DELETE',
+    path: '/integrations/external/subscription',
+    service: 'billing',
+    access: 'serviceAccount',
+    request: external.downgradeRequest,
+    handler: external.downgradeExternalPurchase,
+  }),
   route({
     method: 'DELETE',
     path: '/user/card/{id}',
@@ -51,7 +59,14 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
     access: 'admin',
     handler: connect.getConnectGuidance,
   }),
-  pending({ method: 'GET', path: '/integrations/external/transaction', service: 'billing', access: 'serviceAccount' }),
+  route({
+    method: 'GET',
+    path: '/integrations/external/transaction',
+    service: 'billing',
+    access: 'serviceAccount',
+    request: external.externalTransactionRequest,
+    handler: external.getExternalTransaction,
+  }),
   route({
     method: 'GET',
     path: '/user/cardprovider/customers',
@@ -154,7 +169,14 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
     request: connect.exchangeConnectCodeRequest,
     handler: connect.exchangeConnectCode,
   }),
-  pending({ method: 'POST', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' }),
+  route({
+    method: 'POST',
+    path: '/integrations/external/subscription',
+    service: 'billing',
+    access: 'serviceAccount',
+    request: external.recordRequest,
+    handler: external.recordExternalPurchase,
+  }),
   // Checkout: beyond OPERATIONS.md, as existing clients call it (docs/adr/0142).
   route({ method: 'POST', path: '/payment', service: 'billing', access: 'member', request: checkoutRequest, handler: checkout.pay }),
   route({
@@ -260,8 +282,22 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
     request: transactions.transactionRequest,
     handler: transactions.requestReceipt,
   }),
-  pending({ method: 'PUT', path: '/integrations/external/refund', service: 'billing', access: 'serviceAccount' }),
-  pending({ method: 'PUT', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' }),
+  route({
+    method: 'PUT',
+    path: '/integrations/external/refund',
+    service: 'billing',
+    access: 'serviceAccount',
+    request: external.refundRequest,
+    handler: external.refundExternalPurchase,
+  }),
+  route({
+    method: 'PUT',
+    path: '/integrations/external/subscription',
+    service: 'billing',
+    access: 'serviceAccount',
+    request: external.changeRequest,
+    handler: external.changeExternalPurchase,
+  }),
   route({
     method: 'PUT',
     path: '/user/payment-sources/{source_type}/{id}/default',

@@ -122,3 +122,26 @@ export const serializePurchase = (purchase: Purchase, transaction: Transaction):
   transaction_id: transaction.id,
   created_at: transaction.createdAt,
 });
+
+/**
+ * An external transaction (document 2 I, GET external/transaction): `id, status, error, user_id,
+ * user_card_id, payment_method_id, pay_system, currency, amount, amount_refunded`, the fee fields
+ * (nothing is collected in-app: 0) and `livemode`; no external ID, data, purchases or timestamps.
+ */
+export const serializeExternalTransaction = (transaction: Transaction): Record<string, unknown> => ({
+  id: transaction.id,
+  status: transaction.status,
+  error: transaction.errorMessage || null,
+  user_id: transaction.userId,
+  user_card_id: transaction.userCardId || null,
+  payment_method_id: transaction.paymentMethodId || null,
+  pay_system: transaction.paySystem,
+  currency: transaction.currency,
+  amount: transaction.amount,
+  amount_refunded: transaction.amountRefunded,
+  fee: 0,
+  connect_fee: 0,
+  processing_fee_payment: 0,
+  processing_vat: 0,
+  livemode: transaction.mode === 'live',
+});

@@ -5,6 +5,7 @@ import { BillingServiceService } from '@masthead/proto/billing';
 import { AccountRequestPaymentServiceService } from '@masthead/proto/billing/account_request_payments';
 import { CheckoutServiceService } from '@masthead/proto/billing/checkout';
 import { CardProviderConnectServiceService } from '@masthead/proto/billing/connect';
+import { ExternalPurchaseServiceService } from '@masthead/proto/billing/external';
 import { CardProviderConnectionServiceService } from '@masthead/proto/billing/connection';
 import { LegacySourceServiceService } from '@masthead/proto/billing/legacy_sources';
 import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
@@ -30,7 +31,9 @@ import { accountRequestPaymentHandlers } from './grpc/account-request-payments.h
 import { connectHandlers } from './grpc/connect.handlers.js';
 import { connectionHandlers } from './grpc/connection.handlers.js';
 import { legacySourceHandlers } from './grpc/legacy-sources.handlers.js';
+import { ExternalPurchaseService } from './external/external-purchase.service.js';
 import { checkoutHandlers } from './grpc/checkout.handlers.js';
+import { externalHandlers } from './grpc/external.handlers.js';
 import { paymentSourceHandlers } from './grpc/payment-sources.handlers.js';
 import { promoHandlers } from './grpc/promos.handlers.js';
 import { transactionHandlers } from './grpc/transactions.handlers.js';
@@ -159,6 +162,12 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     now,
   });
   const transactions = new TransactionService({ transactions: transactionRows });
+  const external = new ExternalPurchaseService({
+    transactions: transactionRows,
+    pricings: catalog.pricings,
+    memberships: catalog.memberships,
+    identity: peers.identity,
+  });
 
   return serveRuntime(
     runtime,
@@ -200,6 +209,11 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
         ),
       },
       { name: 'masthead.billing.v1.PromoCodeService', definition: PromoCodeServiceService, implementation: promoHandlers(promos) },
+      {
+        name: 'masthead.billing.v1.ExternalPurchaseService',
+        definition: ExternalPurchaseServiceService,
+        implementation: externalHandlers(external),
+      },
     ],
     async () => {
       accountRequests.close();

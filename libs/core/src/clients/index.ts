@@ -8,6 +8,7 @@ import { CardProviderConnectServiceService } from '@masthead/proto/billing/conne
 import { CardProviderConnectionServiceService } from '@masthead/proto/billing/connection';
 import { LegacySourceServiceService } from '@masthead/proto/billing/legacy_sources';
 import { CheckoutServiceService } from '@masthead/proto/billing/checkout';
+import { ExternalPurchaseServiceService } from '@masthead/proto/billing/external';
 import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
 import { PromoCodeServiceService } from '@masthead/proto/billing/promos';
 import { TransactionServiceService } from '@masthead/proto/billing/transactions';
@@ -77,6 +78,8 @@ export const SERVICE_CLIENTS = {
   checkout: { definition: CheckoutServiceService, process: 'billing' },
   /** A member's transactions, invoices and receipts (document 2 G). */
   transactions: { definition: TransactionServiceService, process: 'billing' },
+  /** External store purchases recorded by service accounts (document 2 I; ADR 0146). */
+  externalPurchases: { definition: ExternalPurchaseServiceService, process: 'billing' },
   /** Promo codes; operators only (ADR 0144). */
   promoCodes: { definition: PromoCodeServiceService, process: 'billing' },
   community: { definition: CommunityServiceService, process: 'community' },

@@ -68,6 +68,10 @@ export type DomainEvents = {
   membership_created: MembershipChanged & { source: string };
   membership_renewal_changed: MembershipChanged & { autorenew: boolean };
   membership_detached: MembershipChanged;
+  /** Billing's changes (docs/adr/0145, 0146): a paid period, an end, new terms. */
+  membership_renewed: MembershipChanged & { end_date: string };
+  membership_ended: MembershipChanged & { reason: string };
+  membership_changed: MembershipChanged & { end_date: string | null; autorenew: boolean };
   // billing
   user_add_payment_method: {
     user_id: number;
