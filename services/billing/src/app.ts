@@ -10,6 +10,7 @@ import { CardProviderConnectionServiceService } from '@masthead/proto/billing/co
 import { LegacySourceServiceService } from '@masthead/proto/billing/legacy_sources';
 import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
 import { PromoCodeServiceService } from '@masthead/proto/billing/promos';
+import { RenewalServiceService } from '@masthead/proto/billing/renewals';
 import { TransactionServiceService } from '@masthead/proto/billing/transactions';
 import { AttachAttemptGate } from './attach-attempts/attach-attempt.gate.js';
 import { AccountRequestPaymentService } from './account-requests/account-request-payment.service.js';
@@ -36,8 +37,12 @@ import { checkoutHandlers } from './grpc/checkout.handlers.js';
 import { externalHandlers } from './grpc/external.handlers.js';
 import { paymentSourceHandlers } from './grpc/payment-sources.handlers.js';
 import { promoHandlers } from './grpc/promos.handlers.js';
+import { renewalHandlers } from './grpc/renewals.handlers.js';
+import { RenewalRepository } from './renewals/renewal.repository.js';
+import { RenewalService } from './renewals/renewal.service.js';
 import { transactionHandlers } from './grpc/transactions.handlers.js';
 import { ResourceTransactionsReader } from './member-views/resource-transactions.reader.js';
+import { ChargeSources } from './payments/charge-source.js';
 import { PaymentRunner } from './payments/payment.runner.js';
 import { PromoRepository } from './promos/promo.repository.js';
 import { PromoService } from './promos/promo.service.js';
@@ -94,6 +99,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
   const transactionRows = new TransactionRepository(runtime.db);
   const promoRows = new PromoRepository(runtime.db);
   const holds = new HoldRepository(runtime.db);
+  const renewalRows = new RenewalRepository(runtime.db);
   const ledger = new ProviderWriteLedger(runtime.db, {
     // A holder finishes or fails within one provider deadline (plus its own lookups).
     staleAfterMs: 3 * config.CARDPROVIDER_TIMEOUT_MS,
@@ -102,8 +108,8 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     afterProviderWrite: hooks.afterProviderWrite,
   });
   await Promise.all(
-    [connectionRows, customerRows, sourceRows, ledger, attempts, connectStates, transactionRows, promoRows, holds].map((repository) =>
-      repository.ready(),
+    [connectionRows, customerRows, sourceRows, ledger, attempts, connectStates, transactionRows, promoRows, holds, renewalRows].map(
+      (repository) => repository.ready(),
     ),
   );
 
@@ -136,10 +142,24 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
   const payments = new AccountRequestPaymentService({ accountRequests, providers, ledger, logger: runtime.logger });
   const promos = new PromoService({ promos: promoRows });
   const paymentRunner = new PaymentRunner({ providers, ledger });
+  const chargeSources = new ChargeSources({ customers: customerRows, sources: sourceRows });
+  const renewals = new RenewalService({
+    renewals: renewalRows,
+    transactions: transactionRows,
+    chargeSources,
+    payments: paymentRunner,
+    memberships: catalog.memberships,
+    events: runtime.events,
+    logger: runtime.logger,
+    now,
+    retryHours: config.RENEWAL_RETRY_HOURS,
+    batch: config.RENEWAL_BATCH,
+  });
   const pricingFulfilment = new PricingFulfilment({
     pricings: catalog.pricings,
     memberships: catalog.memberships,
     holds,
+    onGranted: (sold) => renewals.trackSale(sold),
     // A hold is over when its checkout failed or granted everything, or never got a transaction (crash).
     isStale: async (claimKey, heldSince) => {
       const transaction = await transactionRows.findByKey(claimKey);
@@ -154,8 +174,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     fulfilments: new FulfilmentRegistry([pricingFulfilment]),
     promos,
     transactions: transactionRows,
-    customers: customerRows,
-    sources: sourceRows,
+    chargeSources,
     payments: paymentRunner,
     events: runtime.events,
     logger: runtime.logger,
@@ -168,6 +187,15 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     memberships: catalog.memberships,
     identity: peers.identity,
   });
+
+  // Started here, outside any call: a pass must not inherit a request's deadline (ADR 0100).
+  const renewalTimer =
+    config.RENEWAL_INTERVAL_MS > 0
+      ? setInterval(() => {
+          renewals.runDue().catch((error: unknown) => runtime.logger.warn({ err: error }, 'renewal pass failed'));
+        }, config.RENEWAL_INTERVAL_MS)
+      : undefined;
+  renewalTimer?.unref();
 
   return serveRuntime(
     runtime,
@@ -209,6 +237,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
         ),
       },
       { name: 'masthead.billing.v1.PromoCodeService', definition: PromoCodeServiceService, implementation: promoHandlers(promos) },
+      { name: 'masthead.billing.v1.RenewalService', definition: RenewalServiceService, implementation: renewalHandlers(renewals) },
       {
         name: 'masthead.billing.v1.ExternalPurchaseService',
         definition: ExternalPurchaseServiceService,
@@ -216,6 +245,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
       },
     ],
     async () => {
+      clearInterval(renewalTimer);
       accountRequests.close();
       catalog.close();
       peers.close();

@@ -11,6 +11,7 @@ import { CheckoutServiceService } from '@masthead/proto/billing/checkout';
 import { ExternalPurchaseServiceService } from '@masthead/proto/billing/external';
 import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
 import { PromoCodeServiceService } from '@masthead/proto/billing/promos';
+import { RenewalServiceService } from '@masthead/proto/billing/renewals';
 import { TransactionServiceService } from '@masthead/proto/billing/transactions';
 import { MemberViewsServiceService } from '@masthead/proto/catalog/member_views';
 import { MembershipsServiceService } from '@masthead/proto/catalog/memberships';
@@ -80,6 +81,8 @@ export const SERVICE_CLIENTS = {
   transactions: { definition: TransactionServiceService, process: 'billing' },
   /** External store purchases recorded by service accounts (document 2 I; ADR 0146). */
   externalPurchases: { definition: ExternalPurchaseServiceService, process: 'billing' },
+  /** Renewal passes of paid memberships; operators and tests (ADR 0145). */
+  renewals: { definition: RenewalServiceService, process: 'billing' },
   /** Promo codes; operators only (ADR 0144). */
   promoCodes: { definition: PromoCodeServiceService, process: 'billing' },
   community: { definition: CommunityServiceService, process: 'community' },

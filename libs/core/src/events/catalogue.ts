@@ -84,6 +84,18 @@ export type DomainEvents = {
   /** A transaction settled (docs/adr/0141): checkout, renewal or external purchase. */
   transaction_succeeded: TransactionSettled;
   transaction_failed: TransactionSettled;
+  /** Renewals of paid memberships (docs/adr/0145): each step of a period's renewal. */
+  renewal_succeeded: { membership_id: number; user_id: number; transaction_id: number; period_end: string | null };
+  renewal_failed: {
+    membership_id: number;
+    user_id: number;
+    transaction_id: number;
+    attempt: number;
+    /** Null when it was the last attempt: the membership lapses. */
+    next_attempt_at: string | null;
+    error: string | null;
+  };
+  membership_lapsed: { membership_id: number; user_id: number; reason: string };
   // community
   team_owner_create_team: { team_id: number; owner_id: number; name: string };
   individual_in_team_invite: { invite_id: number; team_id: number | null; email: string | null; code: string | null; inviter_id: number };

@@ -3,12 +3,13 @@ import { isServiceError } from '@masthead/core/errors';
 import type { EventPublisher } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
 import type { ProviderPayment } from '../card-provider/card-provider.js';
-import type { PaymentCustomerRepository } from '../customers/payment-customer.repository.js';
 import { classifyPaymentFailure, type PaymentRunner } from '../payments/payment.runner.js';
 import type { PromoService } from '../promos/promo.service.js';
 import type { PromoCodeRecord } from '../promos/promo.schema.js';
 import { providerWriteInProgress } from '../provider-writes/provider-write.errors.js';
-import type { SourceRepository } from '../sources/source.repository.js';
+import type { SourceType } from '../sources/source.repository.js';
+import { type ChargeSources, NoChargeSource, type ChargeSource } from '../payments/charge-source.js';
+import { publishSettled } from '../transactions/transaction.events.js';
 import type { Member } from '../support/member-scope.js';
 import { CARDPROVIDER } from '../support/resource-settings.js';
 import type { TransactionRepository } from '../transactions/transaction.repository.js';
@@ -53,21 +54,11 @@ export interface PaymentOutcome {
   clientSecret: string | null;
 }
 
-/** The saved source a checkout charges. */
-interface ChargeSource {
-  paymentMethodId: number | null;
-  userCardId: number | null;
-  customerId: string;
-  sourceRef: string;
-  card: { brand: string; last4: string } | null;
-}
-
 interface Deps {
   fulfilments: FulfilmentRegistry;
   promos: PromoService;
   transactions: TransactionRepository;
-  customers: PaymentCustomerRepository;
-  sources: SourceRepository;
+  chargeSources: ChargeSources;
   payments: PaymentRunner;
   events: EventPublisher;
   logger: Logger;
@@ -283,7 +274,7 @@ export class CheckoutService {
     let current = transaction;
     if (current.status !== 'succeeded' && current.status !== 'refunded') {
       const settled = await this.deps.transactions.settle(current._id, 'succeeded', ids);
-      if (settled) await this.publish('transaction_succeeded', settled);
+      if (settled) await publishSettled(this.deps.events, this.deps.logger, 'transaction_succeeded', settled);
       current = settled ?? (await this.deps.transactions.findById(current._id)) ?? current;
     }
     const target = { resourceId: current.resource_id, userId: current.user_id, transactionId: current._id, claimKey: current.unique_key };
@@ -305,7 +296,7 @@ export class CheckoutService {
     ids: Partial<TransactionRecord>,
   ): Promise<PaymentOutcome> {
     const settled = await this.deps.transactions.settle(transaction._id, 'failed', { ...ids, error: code, error_message: message });
-    if (settled) await this.publish('transaction_failed', settled);
+    if (settled) await publishSettled(this.deps.events, this.deps.logger, 'transaction_failed', settled);
     const current = settled ?? (await this.deps.transactions.findById(transaction._id)) ?? transaction;
     if (current.status === 'failed') {
       const lines = current.purchases.flatMap((purchase) => {
@@ -319,6 +310,29 @@ export class CheckoutService {
     return this.resume(current, current.fingerprint);
   }
 
+  /**
+   * The saved source to charge: the one the items name (all the same), else the member's default
+   * card-provider source. 409 invalid_payment_source when none fits the resource's mode.
+   */
+  private async sourceFor(member: Member, items: CheckoutItem[]): Promise<ChargeSource> {
+    const named = new Map(
+      items
+        .filter((item) => item.paymentMethodId > 0 || item.userCardId > 0)
+        .map((item): [string, { type: SourceType; id: number }] =>
+          item.paymentMethodId > 0
+            ? [`payment-method:${item.paymentMethodId}`, { type: 'payment-method', id: item.paymentMethodId }]
+            : [`user-card:${item.userCardId}`, { type: 'user-card', id: item.userCardId }],
+        ),
+    );
+    if (named.size > 1) throw invalidPaymentSource('the items name different payment sources');
+    try {
+      return await this.deps.chargeSources.resolve(member.resourceId, member.userId, member.settings.mode, [...named.values()][0]);
+    } catch (error) {
+      if (error instanceof NoChargeSource) throw invalidPaymentSource(error.message);
+      throw error;
+    }
+  }
+
   private async releaseLines(
     resourceId: number,
     userId: number,
@@ -327,70 +341,5 @@ export class CheckoutService {
   ): Promise<void> {
     for (const line of lines) await line.fulfilment.release({ resourceId, userId, claimKey }, line.item);
     await this.deps.promos.release(claimKey);
-  }
-
-  /**
-   * The saved source to charge: the one the items name (all the same), else the member's default
-   * card-provider source. 409 invalid_payment_source when none fits the resource's mode.
-   */
-  private async sourceFor(member: Member, items: CheckoutItem[]): Promise<ChargeSource> {
-    const named = new Set(
-      items
-        .filter((item) => item.paymentMethodId > 0 || item.userCardId > 0)
-        .map((item) => (item.paymentMethodId > 0 ? `payment-method:${item.paymentMethodId}` : `user-card:${item.userCardId}`)),
-    );
-    if (named.size > 1) throw invalidPaymentSource('the items name different payment sources');
-    const customers = await this.deps.customers.listVisible(member.resourceId, member.userId, CARDPROVIDER);
-    const customerIds = customers.map((customer) => customer._id);
-    let [ref] = [...named];
-    if (!ref) {
-      const pointer = await this.deps.sources.findDefault(member.userId, CARDPROVIDER);
-      if (!pointer) throw invalidPaymentSource('no saved payment source: save a card first');
-      ref = `${pointer.source_type}:${pointer.source_id}`;
-    }
-    const [type, idText] = ref.split(':') as [string, string];
-    const id = Number(idText);
-    if (type === 'payment-method') {
-      const method = await this.deps.sources.findMethod(member.userId, customerIds, id);
-      if (!method || method.mode !== member.settings.mode)
-        throw invalidPaymentSource('payment_method_id is not a saved method of the member here');
-      return {
-        paymentMethodId: method._id,
-        userCardId: method.card_id,
-        customerId: method.customer_id,
-        sourceRef: method.payment_method_id,
-        card: method.data ? { brand: method.data.card_brand, last4: method.data.card_last4 } : null,
-      };
-    }
-    const card = await this.deps.sources.findCard(member.userId, customerIds, id);
-    const customer = card && customers.find((candidate) => candidate._id === card.payment_customer_id);
-    if (!card || customer?.mode !== member.settings.mode) throw invalidPaymentSource('user_card_id is not a saved card of the member here');
-    return {
-      paymentMethodId: null,
-      userCardId: card._id,
-      customerId: card.customer_id,
-      sourceRef: card.card_id,
-      card: { brand: card.details.card_brand, last4: card.details.card_last4 },
-    };
-  }
-
-  private async publish(name: 'transaction_succeeded' | 'transaction_failed', transaction: TransactionRecord): Promise<void> {
-    try {
-      await this.deps.events.publish({
-        name,
-        resourceId: transaction.resource_id,
-        payload: {
-          transaction_id: transaction._id,
-          user_id: transaction.user_id,
-          kind: transaction.kind,
-          amount: transaction.amount,
-          currency: transaction.currency,
-          status: transaction.status,
-          error: transaction.error,
-        },
-      });
-    } catch (error) {
-      this.deps.logger.warn({ err: error, transaction: transaction._id }, `${name} not published`);
-    }
   }
 }

@@ -18,6 +18,8 @@ export interface SoldMembership {
   pricingId: number;
   transactionId: number;
   autorenew: boolean;
+  /** The membership's end date (ISO 8601); absent for an open-ended one. */
+  endDate?: string;
 }
 
 interface Deps {
@@ -114,6 +116,7 @@ export class PricingFulfilment implements Fulfilment {
       pricingId: item.itemId,
       transactionId: target.transactionId,
       autorenew,
+      endDate: membership.subscriptionEndDate,
     });
     await this.release(target, item);
     return membership.id;
