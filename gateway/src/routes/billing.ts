@@ -5,6 +5,7 @@ import { checkoutRequest } from '../handlers/checkout-items.js';
 import { pageAndFilterRequest } from '../handlers/memberships.js';
 import * as resourceTransactions from '../handlers/resource-transactions.js';
 import * as transactions from '../handlers/transactions.js';
+import { receiveCardProviderEvent } from '../handlers/webhooks.js';
 import * as connect from '../handlers/cardprovider-connect.js';
 import * as legacy from '../handlers/legacy-sources.js';
 import * as sources from '../handlers/payment-sources.js';
@@ -195,6 +196,8 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
     request: checkoutRequest,
     handler: checkout.validatePromo,
   }),
+  // The card provider's events: beyond OPERATIONS.md (ADR 0147); the signature is the credential.
+  route({ method: 'POST', path: '/webhooks/cardprovider', service: 'billing', access: 'external', handler: receiveCardProviderEvent }),
   route({
     method: 'POST',
     path: '/user/card',

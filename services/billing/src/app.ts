@@ -11,6 +11,7 @@ import { LegacySourceServiceService } from '@masthead/proto/billing/legacy_sourc
 import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
 import { PromoCodeServiceService } from '@masthead/proto/billing/promos';
 import { RenewalServiceService } from '@masthead/proto/billing/renewals';
+import { WebhookServiceService } from '@masthead/proto/billing/webhooks';
 import { TransactionServiceService } from '@masthead/proto/billing/transactions';
 import { AttachAttemptGate } from './attach-attempts/attach-attempt.gate.js';
 import { AccountRequestPaymentService } from './account-requests/account-request-payment.service.js';
@@ -38,6 +39,9 @@ import { externalHandlers } from './grpc/external.handlers.js';
 import { paymentSourceHandlers } from './grpc/payment-sources.handlers.js';
 import { promoHandlers } from './grpc/promos.handlers.js';
 import { renewalHandlers } from './grpc/renewals.handlers.js';
+import { webhookHandlers } from './grpc/webhooks.handlers.js';
+import { WebhookEventRepository } from './webhooks/webhook-event.repository.js';
+import { WebhookService } from './webhooks/webhook.service.js';
 import { RenewalRepository } from './renewals/renewal.repository.js';
 import { RenewalService } from './renewals/renewal.service.js';
 import { transactionHandlers } from './grpc/transactions.handlers.js';
@@ -100,6 +104,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
   const promoRows = new PromoRepository(runtime.db);
   const holds = new HoldRepository(runtime.db);
   const renewalRows = new RenewalRepository(runtime.db);
+  const webhookEvents = new WebhookEventRepository(runtime.db);
   const ledger = new ProviderWriteLedger(runtime.db, {
     // A holder finishes or fails within one provider deadline (plus its own lookups).
     staleAfterMs: 3 * config.CARDPROVIDER_TIMEOUT_MS,
@@ -108,9 +113,19 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     afterProviderWrite: hooks.afterProviderWrite,
   });
   await Promise.all(
-    [connectionRows, customerRows, sourceRows, ledger, attempts, connectStates, transactionRows, promoRows, holds, renewalRows].map(
-      (repository) => repository.ready(),
-    ),
+    [
+      connectionRows,
+      customerRows,
+      sourceRows,
+      ledger,
+      attempts,
+      connectStates,
+      transactionRows,
+      promoRows,
+      holds,
+      renewalRows,
+      webhookEvents,
+    ].map((repository) => repository.ready()),
   );
 
   const connections = new ConnectionService({
@@ -181,6 +196,17 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     now,
   });
   const transactions = new TransactionService({ transactions: transactionRows });
+  const webhooks = new WebhookService({
+    secrets: config.CARDPROVIDER_WEBHOOK_SECRETS,
+    events: webhookEvents,
+    transactions: transactionRows,
+    checkout,
+    payments: paymentRunner,
+    providers,
+    memberships: catalog.memberships,
+    publisher: runtime.events,
+    logger: runtime.logger,
+  });
   const external = new ExternalPurchaseService({
     transactions: transactionRows,
     pricings: catalog.pricings,
@@ -238,6 +264,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
       },
       { name: 'masthead.billing.v1.PromoCodeService', definition: PromoCodeServiceService, implementation: promoHandlers(promos) },
       { name: 'masthead.billing.v1.RenewalService', definition: RenewalServiceService, implementation: renewalHandlers(renewals) },
+      { name: 'masthead.billing.v1.WebhookService', definition: WebhookServiceService, implementation: webhookHandlers(webhooks) },
       {
         name: 'masthead.billing.v1.ExternalPurchaseService',
         definition: ExternalPurchaseServiceService,

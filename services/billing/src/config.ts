@@ -58,6 +58,20 @@ export const billingEnv = {
     .transform((text) => (text.trim() === '' ? [] : text.split(',').map(Number))),
   /** Renewal records one pass takes at most. */
   RENEWAL_BATCH: z.coerce.number().int().positive().default(100),
+  /**
+   * The card provider's webhook endpoint secrets (`whsec_…`), comma-separated: an event verifies
+   * with any of them (a rotation, or several provider accounts posting to one endpoint;
+   * docs/adr/0147). Empty: POST /webhooks/cardprovider answers 503 webhook_not_configured.
+   */
+  CARDPROVIDER_WEBHOOK_SECRETS: z
+    .string()
+    .default('')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
   /** Accounts holds account requests (POST /account-requests-payment reads and updates them). */
   ACCOUNTS_ADDR: serviceAddresses.ACCOUNTS_ADDR,
   /** Catalog prices checkout's Pricings and keeps the memberships billing sells (docs/adr/0142). */

@@ -55,6 +55,18 @@ describe('checkout across a killed billing process', () => {
     expect(await memberships(tenant, m.member.id)).toHaveLength(1);
   });
 
+  it('answers 503 webhook_not_configured when billing has no endpoint secret (the provider retries later)', async () => {
+    const response = await s.api('/webhooks/cardprovider', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=0' },
+      raw: JSON.stringify({ id: 'evt_1', type: 'payment_intent.succeeded', data: { object: {} } }),
+    });
+    expect([response.status, response.body]).toEqual([
+      503,
+      { error: 'webhook_not_configured', error_description: expect.any(String), req_guid: anyRequestId },
+    ]);
+  });
+
   describe('a provider that accepts connections and never answers', () => {
     let blackHole: Server;
     const sockets = new Set<Socket>();

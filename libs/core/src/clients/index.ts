@@ -12,6 +12,7 @@ import { ExternalPurchaseServiceService } from '@masthead/proto/billing/external
 import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
 import { PromoCodeServiceService } from '@masthead/proto/billing/promos';
 import { RenewalServiceService } from '@masthead/proto/billing/renewals';
+import { WebhookServiceService } from '@masthead/proto/billing/webhooks';
 import { TransactionServiceService } from '@masthead/proto/billing/transactions';
 import { MemberViewsServiceService } from '@masthead/proto/catalog/member_views';
 import { MembershipsServiceService } from '@masthead/proto/catalog/memberships';
@@ -83,6 +84,8 @@ export const SERVICE_CLIENTS = {
   externalPurchases: { definition: ExternalPurchaseServiceService, process: 'billing' },
   /** Renewal passes of paid memberships; operators and tests (ADR 0145). */
   renewals: { definition: RenewalServiceService, process: 'billing' },
+  /** The card provider's webhook events (ADR 0147). */
+  webhooks: { definition: WebhookServiceService, process: 'billing' },
   /** Promo codes; operators only (ADR 0144). */
   promoCodes: { definition: PromoCodeServiceService, process: 'billing' },
   community: { definition: CommunityServiceService, process: 'community' },

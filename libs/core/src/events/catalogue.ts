@@ -41,6 +41,14 @@ type TransactionSettled = {
   error: string | null;
 };
 
+type TransactionChanged = {
+  transaction_id: number;
+  user_id: number;
+  status: string;
+  amount_refunded: number;
+  dispute_status: string | null;
+};
+
 export type DomainEvents = {
   // identity
   user_login: SessionStarted;
@@ -84,6 +92,9 @@ export type DomainEvents = {
   /** A transaction settled (docs/adr/0141): checkout, renewal or external purchase. */
   transaction_succeeded: TransactionSettled;
   transaction_failed: TransactionSettled;
+  /** Provider webhooks (docs/adr/0147): a refund that completed the amount, a dispute's new status. */
+  transaction_refunded: TransactionChanged;
+  transaction_disputed: TransactionChanged;
   /** Renewals of paid memberships (docs/adr/0145): each step of a period's renewal. */
   renewal_succeeded: { membership_id: number; user_id: number; transaction_id: number; period_end: string | null };
   renewal_failed: {

@@ -83,6 +83,8 @@ export interface ProviderCharge {
   refunded: boolean;
   disputed: boolean;
   status: string;
+  /** Its refunds as the provider lists them now, oldest first. */
+  refunds: Array<{ id: string; amount: number; created: Date; reason: string | null }>;
 }
 
 export interface CardProvider {

@@ -99,6 +99,9 @@ const toProviderCharge = (charge: Stripe.Charge): ProviderCharge => ({
   refunded: charge.refunded === true,
   disputed: charge.disputed === true,
   status: charge.status,
+  refunds: (charge.refunds?.data ?? [])
+    .map((refund) => ({ id: refund.id, amount: refund.amount, created: new Date(refund.created * 1000), reason: refund.reason ?? null }))
+    .sort((a, b) => a.created.getTime() - b.created.getTime()),
 });
 
 /** SDK errors become CardProviderFailure with the provider's message and code, never the key. */
@@ -279,7 +282,8 @@ export class StripeCardProvider implements CardProvider {
   }
 
   retrieveCharge(id: string): Promise<ProviderCharge> {
-    return guarded('retrieve charge', async () => toProviderCharge(await this.client.charges.retrieve(id)));
+    // `refunds` is no longer in the charge by default on the provider: expanded (the fake has it anyway).
+    return guarded('retrieve charge', async () => toProviderCharge(await this.client.charges.retrieve(id, { expand: ['refunds'] })));
   }
 }
 
