@@ -12,6 +12,19 @@ describe('checkout', () => {
   const s = useStack();
   const { provider, kit, shop, buyer, item, pay, paidCharges, promo, memberships } = billingKit(s);
   const error = (code: string) => ({ error: code, error_description: expect.any(String), req_guid: anyRequestId });
+  /** One priced item of an answer's `purchases[]`: the 9.99 USD monthly Pricing unless `fields` say otherwise. */
+  const quoted = (pricingId: number, fields: Json = {}) => ({
+    item_type: 'subscription',
+    item_key: String(pricingId),
+    item_id: pricingId,
+    title: 'Digital: Monthly',
+    price: 999,
+    discount: 0,
+    amount: 999,
+    currency: 'USD',
+    promo: null,
+    ...fields,
+  });
 
   describe('POST /payment/calculate-price', () => {
     const quote = (headers: Record<string, string>, body: unknown) =>
@@ -26,30 +39,7 @@ describe('checkout', () => {
       expect(response.body).toEqual({
         total_price: 10899,
         currency: 'USD',
-        purchases: [
-          {
-            item_type: 'subscription',
-            item_key: String(pricing.id),
-            item_id: pricing.id,
-            title: 'Digital: Monthly',
-            price: 999,
-            discount: 0,
-            amount: 999,
-            currency: 'USD',
-            promo: null,
-          },
-          {
-            item_type: 'subscription',
-            item_key: String(yearly.id),
-            item_id: yearly.id,
-            title: 'Digital: Yearly',
-            price: 9900,
-            discount: 0,
-            amount: 9900,
-            currency: 'USD',
-            promo: null,
-          },
-        ],
+        purchases: [quoted(pricing.id), quoted(yearly.id, { title: 'Digital: Yearly', price: 9900, amount: 9900 })],
       });
       // A quote takes nothing.
       expect(await provider.chargesOf(m.customerId)).toEqual([]);
@@ -109,19 +99,7 @@ describe('checkout', () => {
         result: true,
         total_price: 799,
         currency: 'USD',
-        purchases: [
-          {
-            item_type: 'subscription',
-            item_key: String(pricing.id),
-            item_id: pricing.id,
-            title: 'Digital: Monthly',
-            price: 999,
-            discount: 200,
-            amount: 799,
-            currency: 'USD',
-            promo: 'SPRING20',
-          },
-        ],
+        purchases: [quoted(pricing.id, { discount: 200, amount: 799, promo: 'SPRING20' })],
       });
       const amount = await validate(m.headers, [item(pricing.id, { promo: 'FIVE' })]);
       expect([amount.body['total_price'], (amount.body['purchases'] as Json[])[0]!['discount']]).toEqual([499, 500]);
@@ -165,21 +143,7 @@ describe('checkout', () => {
         status: 'succeeded',
         total_price: 999,
         currency: 'USD',
-        purchases: [
-          {
-            id: expect.any(Number),
-            item_type: 'subscription',
-            item_key: String(pricing.id),
-            item_id: pricing.id,
-            title: 'Digital: Monthly',
-            price: 999,
-            discount: 0,
-            amount: 999,
-            currency: 'USD',
-            promo: null,
-            user_subscription_id: membership!['_id'],
-          },
-        ],
+        purchases: [{ id: expect.any(Number), ...quoted(pricing.id), user_subscription_id: membership!['_id'] }],
         transaction: {
           id: expect.any(Number),
           status: 'succeeded',

@@ -12,7 +12,7 @@ import { type ChargeSources, NoChargeSource, type ChargeSource } from '../paymen
 import { publishSettled } from '../transactions/transaction.events.js';
 import type { Member } from '../support/member-scope.js';
 import { CARDPROVIDER } from '../support/resource-settings.js';
-import type { TransactionRepository } from '../transactions/transaction.repository.js';
+import { BLANK_TRANSACTION, type TransactionRepository } from '../transactions/transaction.repository.js';
 import type { PurchaseRecord, TransactionRecord } from '../transactions/transaction.schema.js';
 import {
   cardProviderPaymentError,
@@ -169,6 +169,7 @@ export class CheckoutService {
       });
     }
     const { record, created } = await this.deps.transactions.insertOnce({
+      ...BLANK_TRANSACTION,
       resource_id: member.resourceId,
       user_id: member.userId,
       kind: 'checkout',
@@ -176,24 +177,15 @@ export class CheckoutService {
       pay_system: CARDPROVIDER,
       mode: member.settings.mode,
       amount: quote.total,
-      amount_refunded: 0,
       currency: quote.currency,
       purchases,
-      refunds: [],
-      receipt: null,
-      dispute: null,
       payment_method_id: source?.paymentMethodId ?? null,
       user_card_id: source?.userCardId ?? null,
       card: source?.card ?? null,
       source_ref: source?.sourceRef ?? null,
       customer_id: source?.customerId ?? null,
-      payment_id: null,
-      charge_id: null,
-      error: null,
-      error_message: null,
       unique_key: uniqueKey,
       fingerprint,
-      external_id: null,
       member_email: member.email,
       member_name: member.name,
       resource_title: member.resourceTitle,

@@ -1,5 +1,6 @@
 import { isServiceError } from '@masthead/core/errors';
 import type { ServiceClient } from '@masthead/core/grpc';
+import type { Pricing } from '@masthead/proto/catalog';
 import type { MembershipsServiceService } from '@masthead/proto/catalog/memberships';
 import type { PricingsServiceService } from '@masthead/proto/catalog/pricings';
 import type { Member } from '../support/member-scope.js';
@@ -9,6 +10,10 @@ import type { HoldIsStale, HoldRepository } from './hold.repository.js';
 
 /** What clients send as `item_type` for a Pricing: the API calls a Pricing a "subscription". */
 export const SUBSCRIPTION_ITEM = 'subscription';
+
+/** How a Pricing is named on purchases and invoices: `<plan>: <pricing>`. */
+export const pricingTitle = (pricing: Pick<Pricing, 'title' | 'plan'>): string =>
+  pricing.plan?.title ? `${pricing.plan.title}: ${pricing.title}` : pricing.title;
 
 /** A membership sold by checkout: told to renewals once granted (docs/adr/0145). */
 export interface SoldMembership {
@@ -66,7 +71,7 @@ export class PricingFulfilment implements Fulfilment {
       itemType: SUBSCRIPTION_ITEM,
       itemKey: String(pricingId),
       itemId: pricing.id,
-      title: pricing.plan ? `${pricing.plan.title}: ${pricing.title}` : pricing.title,
+      title: pricingTitle(pricing),
       price: pricing.price,
       currency: pricing.currency,
       terms: { autorenew: member.settings.defaultAutorenew },

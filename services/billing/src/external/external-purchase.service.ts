@@ -4,9 +4,9 @@ import type { Membership, Pricing } from '@masthead/proto/catalog';
 import type { MembershipsServiceService } from '@masthead/proto/catalog/memberships';
 import type { PricingsServiceService } from '@masthead/proto/catalog/pricings';
 import type { IdentityServiceService } from '@masthead/proto/identity';
-import { SUBSCRIPTION_ITEM } from '../checkout/pricing.fulfilment.js';
+import { pricingTitle, SUBSCRIPTION_ITEM } from '../checkout/pricing.fulfilment.js';
 import type { BillingSettings } from '../support/resource-settings.js';
-import type { TransactionRepository } from '../transactions/transaction.repository.js';
+import { BLANK_TRANSACTION, type TransactionRepository } from '../transactions/transaction.repository.js';
 import type { RefundRecord, TransactionRecord } from '../transactions/transaction.schema.js';
 import { externalTransactionExists, externalUserNotFound, getTransactionError, invalidRefundAmount } from './external.errors.js';
 
@@ -69,6 +69,7 @@ export class ExternalPurchaseService {
     const amount = terms.amount ?? pricing.price;
     const currency = terms.currency ?? pricing.currency;
     const { record, created } = await this.deps.transactions.insertOnce({
+      ...BLANK_TRANSACTION,
       resource_id: scope.resourceId,
       user_id: userId,
       kind: 'external',
@@ -76,7 +77,6 @@ export class ExternalPurchaseService {
       pay_system: 'in-app',
       mode: scope.settings.mode,
       amount,
-      amount_refunded: 0,
       currency,
       purchases: [
         {
@@ -84,7 +84,7 @@ export class ExternalPurchaseService {
           item_type: SUBSCRIPTION_ITEM,
           item_id: pricing.id,
           item_key: String(pricing.id),
-          title: pricing.plan ? `${pricing.plan.title}: ${pricing.title}` : pricing.title,
+          title: pricingTitle(pricing),
           price: amount,
           discount: 0,
           amount,
@@ -94,20 +94,7 @@ export class ExternalPurchaseService {
           fulfilled_id: null,
         },
       ],
-      refunds: [],
-      receipt: null,
-      dispute: null,
-      payment_method_id: null,
-      user_card_id: null,
-      card: null,
-      source_ref: null,
-      customer_id: null,
-      payment_id: null,
-      charge_id: null,
-      error: null,
-      error_message: null,
       unique_key: keyOf(scope.resourceId, externalId),
-      fingerprint: '',
       external_id: externalId,
       member_email: member.email,
       member_name: member.name,
@@ -134,7 +121,7 @@ export class ExternalPurchaseService {
       await this.deps.transactions.update(transaction._id, {
         'purchases.0.item_id': wanted.id,
         'purchases.0.item_key': String(wanted.id),
-        'purchases.0.title': wanted.plan ? `${wanted.plan.title}: ${wanted.title}` : wanted.title,
+        'purchases.0.title': pricingTitle(wanted),
         'purchases.0.fulfilled_id': null,
       });
       const moved = (await this.deps.transactions.findById(transaction._id)) ?? transaction;

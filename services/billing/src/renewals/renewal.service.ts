@@ -5,12 +5,12 @@ import type { Logger } from '@masthead/core/logging';
 import type { Membership } from '@masthead/proto/catalog';
 import type { MembershipsServiceService } from '@masthead/proto/catalog/memberships';
 import type { ProviderPayment } from '../card-provider/card-provider.js';
-import { SUBSCRIPTION_ITEM, type SoldMembership } from '../checkout/pricing.fulfilment.js';
+import { pricingTitle, SUBSCRIPTION_ITEM, type SoldMembership } from '../checkout/pricing.fulfilment.js';
 import { NoChargeSource, type ChargeSource, type ChargeSources } from '../payments/charge-source.js';
 import { classifyPaymentFailure, type PaymentRunner } from '../payments/payment.runner.js';
 import { CARDPROVIDER } from '../support/resource-settings.js';
 import { publishSettled } from '../transactions/transaction.events.js';
-import type { TransactionRepository } from '../transactions/transaction.repository.js';
+import { BLANK_TRANSACTION, type TransactionRepository } from '../transactions/transaction.repository.js';
 import type { TransactionRecord } from '../transactions/transaction.schema.js';
 import type { RenewalRepository } from './renewal.repository.js';
 import type { RenewalRecord } from './renewal.schema.js';
@@ -132,6 +132,7 @@ export class RenewalService {
     const price = pricing?.price ?? 0;
     const currency = pricing?.currency ?? 'USD';
     const { record: transaction } = await this.deps.transactions.insertOnce({
+      ...BLANK_TRANSACTION,
       resource_id: record.resource_id,
       user_id: record.user_id,
       kind: 'renewal',
@@ -139,7 +140,6 @@ export class RenewalService {
       pay_system: CARDPROVIDER,
       mode: record.mode,
       amount: price,
-      amount_refunded: 0,
       currency,
       purchases: [
         {
@@ -147,7 +147,7 @@ export class RenewalService {
           item_type: SUBSCRIPTION_ITEM,
           item_id: record.pricing_id,
           item_key: String(record.pricing_id),
-          title: pricing ? `${pricing.plan?.title ? `${pricing.plan.title}: ` : ''}${pricing.title}` : '',
+          title: pricing ? pricingTitle(pricing) : '',
           price,
           discount: 0,
           amount: price,
@@ -157,21 +157,14 @@ export class RenewalService {
           fulfilled_id: null,
         },
       ],
-      refunds: [],
-      receipt: null,
-      dispute: null,
       payment_method_id: source?.paymentMethodId ?? null,
       user_card_id: source?.userCardId ?? null,
       card: source?.card ?? null,
       source_ref: source?.sourceRef ?? null,
       customer_id: source?.customerId ?? null,
-      payment_id: null,
-      charge_id: null,
       error: missing ? 'no_payment_source' : null,
       error_message: missing,
       unique_key: uniqueKey,
-      fingerprint: '',
-      external_id: null,
       member_email: record.member_email,
       member_name: record.member_name,
       resource_title: record.resource_title,

@@ -10,6 +10,28 @@ import {
 
 export type NewTransaction = Omit<TransactionRecord, '_id' | 'created_at' | 'updated_at'>;
 
+/**
+ * What a new transaction starts with unless its writer says otherwise: nothing refunded,
+ * receipted, disputed or failed, no source and no provider objects yet.
+ */
+export const BLANK_TRANSACTION = {
+  amount_refunded: 0,
+  refunds: [],
+  receipt: null,
+  dispute: null,
+  payment_method_id: null,
+  user_card_id: null,
+  card: null,
+  source_ref: null,
+  customer_id: null,
+  payment_id: null,
+  charge_id: null,
+  error: null,
+  error_message: null,
+  fingerprint: '',
+  external_id: null,
+} as const satisfies Partial<NewTransaction>;
+
 /** Transactions that no later event changes (a refund still may: see `refund`). */
 export const SETTLED: readonly TransactionStatus[] = ['succeeded', 'failed', 'refunded'];
 
