@@ -71,6 +71,27 @@ export type DomainEvents = {
   team_owner_create_team: { team_id: number; owner_id: number; name: string };
   individual_in_team_invite: { invite_id: number; team_id: number | null; email: string | null; code: string | null; inviter_id: number };
   invite_activated: { invite_id: number; team_id: number | null; user_id: number; subscription_id: number | null };
+  /** A ticket reservation was confirmed into passes owned by the buyer (ADR 0151). */
+  ti_event_passes_issued: { purchase_key: string; ti_event_id: number; ticket_id: number; owner_id: number; pass_ids: number[] };
+  /**
+   * A pass got its attendee. Carries the pass authorization token for the mail sender, like the
+   * codes of ADR 0056 (ADR 0153); `email` is the invitation's, null for a direct assignment.
+   */
+  ti_event_pass_assigned: {
+    pass_id: number;
+    ti_event_id: number;
+    ticket_id: number;
+    owner_id: number;
+    assign_id: number;
+    email: string | null;
+    authorization_token: string;
+    expires_at: string;
+  };
+  /** An owner invited an attendee by email; the code is for the mail sender (ADR 0152). */
+  ti_event_pass_invite: { pass_id: number; ti_event_id: number; owner_id: number; email: string; code: string };
+  /** A pending invitation was withdrawn or an attendee's assignment ended (ADR 0152). */
+  ti_event_pass_unassigned: { pass_id: number; owner_id: number; assign_id: number | null; email: string | null; kind: string };
+  ti_event_pass_extra_updated: { pass_id: number; owner_id: number; fields: string[] };
 };
 
 export type EventName = keyof DomainEvents;

@@ -1,8 +1,16 @@
 import type { Team, TeamInfo } from '@masthead/proto/community';
+import type { PassDetail, PassInvitation } from '@masthead/proto/community/passes';
 import type { Invitation, ManagedTeam, TeamMember, TeamOverview } from '@masthead/proto/community/teams';
+import type { TicketReservation } from '@masthead/proto/community/ticket_sales';
+import type { Pass, Ticket, TiEvent } from '@masthead/proto/community/ti_events';
 import type { InviteRecord } from '../invitations/invite.schema.js';
 import type { TeamMembershipView } from '../members/member-summary.service.js';
+import type { PassAssignmentRecord } from '../passes/pass-assignment.schema.js';
 import type { PassRecord } from '../passes/pass.schema.js';
+import type { PassDetailView } from '../passes/pass.service.js';
+import type { ReservationView } from '../ticket-sales/ticket-sales.service.js';
+import type { TiEventRecord } from '../ti-events/ti-event.schema.js';
+import type { TicketView } from '../ti-events/ti-event.service.js';
 import type { TeamMemberRecord } from '../teams/team-member.schema.js';
 import type { TeamView } from '../teams/team.service.js';
 import type { TeamRecord } from '../teams/team.schema.js';
@@ -79,4 +87,75 @@ export const toTeamOverview = ({ team, members, invites }: TeamView): TeamOvervi
   usersCount: members.filter((row) => row.status !== 'removed').length,
   invites: invites.map(toInvitation),
   pricingIds: [...new Set([...members, ...invites].map((row) => row.pricing_id).filter((id): id is number => typeof id === 'number'))],
+});
+
+/* ---- Events, tickets, passes (TiEventsService, PassesService, TicketSalesService) ---- */
+
+export const toTiEvent = (event: TiEventRecord): TiEvent => ({
+  id: event._id,
+  resourceId: event.resource_id,
+  title: event.title,
+  description: orUndefined(event.description),
+  active: event.active,
+  photo: event.photo ?? [],
+  startDate: isoOrUndefined(event.start_date),
+  endDate: isoOrUndefined(event.end_date),
+  createdAt: iso(event.created_at),
+  updatedAt: iso(event.updated_at ?? event.created_at),
+});
+
+export const toTicket = ({ ticket, available }: TicketView): Ticket => ({
+  id: ticket._id,
+  tiEventId: ticket.ti_event_id,
+  title: ticket.title,
+  description: orUndefined(ticket.description),
+  quantity: ticket.quantity,
+  available,
+  price: ticket.price,
+  currency: ticket.currency,
+  active: ticket.active,
+  private: ticket.private,
+  unassignLimit: ticket.unassign_limit,
+  createdAt: iso(ticket.created_at),
+  updatedAt: iso(ticket.updated_at ?? ticket.created_at),
+});
+
+export const toPass = (pass: PassRecord): Pass => ({
+  id: pass._id,
+  tiEventId: pass.ti_event_id,
+  ticketId: pass.ticket_id,
+  ownerId: pass.owner_id,
+  assignId: orUndefined(pass.assign_id),
+  extra: pass.extra ?? {},
+  createdAt: iso(pass.created_at),
+  updatedAt: iso(pass.updated_at ?? pass.created_at),
+});
+
+export const toPassInvitation = (assignment: PassAssignmentRecord): PassInvitation => ({
+  passId: assignment._id,
+  kind: assignment.kind,
+  status: assignment.status,
+  email: orUndefined(assignment.email),
+  code: orUndefined(assignment.code),
+  userId: orUndefined(assignment.user_id),
+  createdAt: iso(assignment.created_at),
+  assignedAt: isoOrUndefined(assignment.assigned_at),
+});
+
+export const toPassDetail = ({ pass, assignment }: PassDetailView): PassDetail => ({
+  pass: toPass(pass),
+  invitation: assignment ? toPassInvitation(assignment) : undefined,
+});
+
+export const toReservation = ({ reservation, status }: ReservationView): TicketReservation => ({
+  purchaseKey: reservation._id,
+  resourceId: reservation.resource_id,
+  ticketId: reservation.ticket_id,
+  tiEventId: reservation.ti_event_id,
+  userId: reservation.user_id,
+  quantity: reservation.quantity,
+  unitPrice: reservation.unit_price,
+  currency: reservation.currency,
+  status,
+  expiresAt: status === 'reserved' ? iso(reservation.expires_at) : undefined,
 });
