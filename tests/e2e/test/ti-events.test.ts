@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { catalogKit } from './catalog-support.js';
 import { anyRequestId, useStack } from './support.js';
@@ -192,6 +195,146 @@ describe('events and tickets', () => {
       expect((await s.api('/user/ti-events', { headers: { resource: b.publicKey, token: inB } })).body).toEqual({ items: [] });
       expect((await s.api('/user/ti-event-tickets', { headers: { resource: b.publicKey, token: inB } })).body).toEqual({});
       expect((await s.api('/ti-events', { headers: guest(b.publicKey) })).body).toEqual({ items: [] });
+    });
+  });
+
+  describe('the operator path', () => {
+    const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+    const cli = async (...args: string[]) =>
+      JSON.parse(
+        (
+          await promisify(execFile)(process.execPath, ['tools/admin/dist/cli.js', ...args], {
+            cwd: repoRoot,
+            env: { ...process.env, ...s.stack.env, MASTHEAD_ENV: 'development' },
+          })
+        ).stdout,
+      ) as Record<string, unknown>;
+
+    it('creates and updates events and tickets with the admin CLI', async () => {
+      const tenant = await ticketing.tenant();
+      const event = await cli(
+        'create-ti-event',
+        '--resource-id',
+        String(tenant.resourceId),
+        '--title',
+        'Book fair',
+        '--photo',
+        'https://img.example/a.jpg',
+        '--photo',
+        'https://img.example/b.jpg',
+      );
+      const eventId = String(event['id']);
+      const ticket = await cli(
+        'create-ti-ticket',
+        '--ti-event-id',
+        eventId,
+        '--title',
+        'Day pass',
+        '--quantity',
+        '30',
+        '--price',
+        '1200',
+        '--currency',
+        'EUR',
+      );
+      await cli(
+        'create-ti-ticket',
+        '--ti-event-id',
+        eventId,
+        '--title',
+        'Press',
+        '--quantity',
+        '5',
+        '--price',
+        '0',
+        '--currency',
+        'EUR',
+        '--private',
+      );
+      // Updated by title: the same ticket, a new quantity.
+      expect(
+        (
+          await cli(
+            'create-ti-ticket',
+            '--ti-event-id',
+            eventId,
+            '--title',
+            'Day pass',
+            '--quantity',
+            '40',
+            '--price',
+            '1200',
+            '--currency',
+            'EUR',
+          )
+        )['id'],
+      ).toBe(ticket['id']);
+
+      expect((await s.api('/ti-events', { headers: guest(tenant.publicKey) })).body).toEqual({
+        items: [
+          {
+            id: event['id'],
+            title: 'Book fair',
+            description: null,
+            active: true,
+            photo: ['https://img.example/a.jpg', 'https://img.example/b.jpg'],
+            start_date: null,
+            end_date: null,
+          },
+        ],
+      });
+      expect((await s.api(`/ti-event/${eventId}/tickets`, { headers: guest(tenant.publicKey) })).body).toEqual({
+        items: [
+          {
+            id: ticket['id'],
+            ti_event_id: event['id'],
+            title: 'Day pass',
+            description: null,
+            quantity: 40,
+            available: 40,
+            price: 1200,
+            currency: 'EUR',
+          },
+        ],
+      });
+      const refused = await cli(
+        'create-ti-ticket',
+        '--ti-event-id',
+        eventId,
+        '--title',
+        'Bad',
+        '--quantity',
+        '1',
+        '--price',
+        '1',
+        '--currency',
+        'euro',
+      ).catch((error: { code: number; stderr: string }) => error);
+      expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('invalid_currency') });
+    });
+
+    it('loads the demo fixture with its ticketed event', async () => {
+      await cli('load-fixture', 'fixtures/demo.json');
+      const events = await s.api('/ti-events', { headers: guest('demo-resource') });
+      expect(events.body).toEqual({
+        items: [
+          {
+            id: expect.any(Number),
+            title: "Demo Gazette readers' evening",
+            description: 'An evening with the newsroom: talks, questions and drinks.',
+            active: true,
+            photo: ['https://images.example/demo-gazette-evening.jpg'],
+            start_date: '2030-06-12T18:00:00.000Z',
+            end_date: '2030-06-12T22:00:00.000Z',
+          },
+        ],
+      });
+      const id = (events.body['items'] as Array<{ id: number }>)[0]!.id;
+      const tickets = await s.api(`/ti-event/${id}/tickets`, { headers: guest('demo-resource') });
+      expect((tickets.body['items'] as Array<Record<string, unknown>>).map((ticket) => [ticket['title'], ticket['available']])).toEqual([
+        ['General admission', 200],
+        ['Front row', 20],
+      ]);
     });
   });
 

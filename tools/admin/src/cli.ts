@@ -57,6 +57,15 @@ Commands:
                                         (POST /invite-activation grants it); without --code a random
                                         40-character code; --activations-limit 0 or absent: no cap;
                                         --email binds the code to that member's email
+  create-ti-event --resource-id N --title T [--description D] [--photo URL ...] [--start-date ISO]
+                  [--end-date ISO] [--inactive]
+                                        creates or updates (by title in the resource) a ticketed
+                                        event; the resource needs the setting ti_events_system
+  create-ti-ticket --ti-event-id N --title T --quantity N --price MINOR_UNITS --currency USD
+                   [--description D] [--private] [--inactive] [--unassign-limit N]
+                                        creates or updates (by title in the event) a ticket;
+                                        --unassign-limit: how often an owner may take a pass back
+                                        (default 1)
 `;
 
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -263,6 +272,28 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
         description: optional(values, 'description') ?? '',
       }),
     ),
+  'create-ti-event': (clients, values) =>
+    clients.tiEvents.upsertEvent({
+      resourceId: integer(values, 'resource-id'),
+      title: text(values, 'title'),
+      description: optional(values, 'description'),
+      active: values['inactive'] !== true,
+      photo: list(values, 'photo'),
+      startDate: optional(values, 'start-date'),
+      endDate: optional(values, 'end-date'),
+    }),
+  'create-ti-ticket': (clients, values) =>
+    clients.tiEvents.upsertTicket({
+      tiEventId: integer(values, 'ti-event-id'),
+      title: text(values, 'title'),
+      description: optional(values, 'description'),
+      quantity: integer(values, 'quantity'),
+      price: integer(values, 'price'),
+      currency: text(values, 'currency'),
+      active: values['inactive'] !== true,
+      private: values['private'] === true,
+      unassignLimit: optional(values, 'unassign-limit') === undefined ? 1 : integer(values, 'unassign-limit'),
+    }),
   'issue-login-token': async (clients, values) => {
     const ttl = optional(values, 'ttl-seconds');
     const issued = await clients.recovery.issueExternalLoginToken({
@@ -304,8 +335,11 @@ const STRING_OPTIONS = [
   'start-date',
   'end-date',
   'description',
+  'ti-event-id',
+  'quantity',
+  'unassign-limit',
 ];
-const MULTIPLE_OPTIONS = ['grant'];
+const MULTIPLE_OPTIONS = ['grant', 'photo'];
 const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams'];
 
 async function main(argv: string[]): Promise<number> {

@@ -13,6 +13,8 @@ const ADMIN_CLIENTS = [
   'recovery',
   'connections',
   'invitations',
+  'tiEvents',
+  'sponsorships',
 ] as const;
 
 export type AdminClients = Clients<(typeof ADMIN_CLIENTS)[number]> & { close(): void };
