@@ -6,3 +6,6 @@ export const tiEventsNotAvailable = defineError({
   code: 'ti_events_not_available',
   description: 'Events and tickets are not available for this resource',
 });
+
+/** Document 2 E: a sponsorship or slot `{id}` that sanitizes to nothing or zero. */
+export const invalidSponsorshipId = defineError({ status: 409, code: 'invalid_id', description: 'id must be a nonzero integer' });

@@ -4,6 +4,7 @@ import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead
 import { CommunityServiceService } from '@masthead/proto/community';
 import { InvitationsServiceService } from '@masthead/proto/community/invitations';
 import { PassesServiceService } from '@masthead/proto/community/passes';
+import { SponsorshipsServiceService } from '@masthead/proto/community/sponsorships';
 import { TeamsServiceService } from '@masthead/proto/community/teams';
 import { TicketSalesServiceService } from '@masthead/proto/community/ticket_sales';
 import { TiEventsServiceService } from '@masthead/proto/community/ti_events';
@@ -11,6 +12,7 @@ import type { CommunityConfig } from './config.js';
 import { communityHandlers } from './grpc/handlers.js';
 import { invitationsHandlers } from './grpc/invitations.handlers.js';
 import { passesHandlers } from './grpc/passes.handlers.js';
+import { sponsorshipsHandlers } from './grpc/sponsorships.handlers.js';
 import { teamsHandlers } from './grpc/teams.handlers.js';
 import { ticketSalesHandlers } from './grpc/ticket-sales.handlers.js';
 import { tiEventsHandlers } from './grpc/ti-events.handlers.js';
@@ -26,6 +28,13 @@ import { PassInvitationService } from './passes/pass-invitation.service.js';
 import { PassRepository } from './passes/pass.repository.js';
 import { PassService } from './passes/pass.service.js';
 import { PassTokenRepository } from './passes/pass-token.repository.js';
+import { RecipientService } from './sponsorships/recipient.service.js';
+import { SlotRepository } from './sponsorships/slot.repository.js';
+import { SlotService } from './sponsorships/slot.service.js';
+import { SponsorshipPurchaseService } from './sponsorships/sponsorship-purchase.service.js';
+import { SponsorshipRepository } from './sponsorships/sponsorship.repository.js';
+import { SponsorshipService } from './sponsorships/sponsorship.service.js';
+import { SponsorshipViews } from './sponsorships/sponsorship.views.js';
 import { IdentityMemberDirectory } from './support/member-directory.js';
 import { BillingPaymentCustomers } from './support/payment-customers.js';
 import { InventoryRepository } from './ticket-sales/inventory.repository.js';
@@ -63,9 +72,11 @@ export async function startCommunityService(config: CommunityConfig, logger?: Lo
   const reservations = new ReservationRepository(runtime.db);
   const assignments = new PassAssignmentRepository(runtime.db);
   const passTokens = new PassTokenRepository(runtime.db);
+  const sponsorships = new SponsorshipRepository(runtime.db);
+  const slots = new SlotRepository(runtime.db);
   await Promise.all(
-    [teams, members, passes, invites, flood, tiEvents, tickets, inventory, reservations, assignments, passTokens].map((repository) =>
-      repository.ready(),
+    [teams, members, passes, invites, flood, tiEvents, tickets, inventory, reservations, assignments, passTokens, sponsorships, slots].map(
+      (repository) => repository.ready(),
     ),
   );
 
@@ -75,6 +86,8 @@ export async function startCommunityService(config: CommunityConfig, logger?: Lo
   const tiEventService = new TiEventService({ events: tiEvents, tickets, inventory, passes });
   const attendance = new PassAttendance({ passes, tokens: passTokens, events, tokenTtlSeconds: config.PASS_TOKEN_TTL_SECONDS });
   const passDeps = { passes, assignments, attendance, tickets };
+  const sponsorshipDeps = { sponsorships, slots, memberships, events };
+  const sponsorshipViews = new SponsorshipViews({ slots, memberships });
   return serveRuntime(
     runtime,
     config.GRPC_LISTEN,
@@ -131,6 +144,18 @@ export async function startCommunityService(config: CommunityConfig, logger?: Lo
             defaultHoldSeconds: config.TICKET_HOLD_SECONDS,
           }),
         ),
+      },
+      {
+        name: 'masthead.community.v1.SponsorshipsService',
+        definition: SponsorshipsServiceService,
+        implementation: sponsorshipsHandlers({
+          sponsorships: new SponsorshipService({ ...sponsorshipDeps, views: sponsorshipViews }),
+          slots: new SlotService(sponsorshipDeps),
+          recipients: new RecipientService(sponsorshipDeps),
+          purchases: new SponsorshipPurchaseService({ sponsorships, slots, pricings, events }),
+          views: sponsorshipViews,
+          logger: runtime.logger,
+        }),
       },
     ],
     () => {

@@ -29,6 +29,8 @@ type CodeMailed = { user_id: number; email: string; code: string; expires_at: st
 
 type ExtraDataField = { extra_data_id: number; user_id: number; group_key: string; field_key: string };
 
+type SponsorshipChanged = { sponsorship_id: number; sponsor_id: number };
+
 type MembershipChanged = { membership_id: number; user_id: number; pricing_id: number; plan_id: number };
 
 export type DomainEvents = {
@@ -92,6 +94,18 @@ export type DomainEvents = {
   /** A pending invitation was withdrawn or an attendee's assignment ended (ADR 0152). */
   ti_event_pass_unassigned: { pass_id: number; owner_id: number; assign_id: number | null; email: string | null; kind: string };
   ti_event_pass_extra_updated: { pass_id: number; owner_id: number; fields: string[] };
+  /** Billing bought a gift or sponsorship: the sponsorship exists with its slots (ADR 0156). */
+  sponsorship_created: { sponsorship_id: number; sponsor_id: number; pricing_id: number; purchase_key: string };
+  /** The four steps of PUT /sponsor/sponsored-subscriptions/{id}, one event each (document 2 E; ADR 0154). */
+  sponsor_subscription_text_updated: SponsorshipChanged & { title: string; description: string };
+  sponsor_subscription_payer_changed: SponsorshipChanged & { is_paying_by_sponsor: boolean };
+  sponsor_subscription_autorenew_changed: SponsorshipChanged & { membership_id: number; autorenew: boolean };
+  sponsor_subscription_next_subscription_changed: SponsorshipChanged & { membership_id: number; is_allowed_next_subscription: boolean };
+  /** A sponsor invited a slot recipient; the code is for the mail sender (ADR 0155). */
+  sponsor_slot_invitation: { slot_id: number; sponsorship_id: number; sponsor_id: number; recipient_email: string; code: string };
+  sponsor_slot_cleared: { slot_id: number; sponsorship_id: number; sponsor_id: number; user_ids: number[]; membership_ids: number[] };
+  sponsor_slot_activated: { slot_id: number; sponsorship_id: number; user_id: number; membership_id: number; pricing_id: number };
+  sponsor_payment_turned_off: { slot_id: number; sponsorship_id: number; user_id: number; membership_id: number | null };
 };
 
 export type EventName = keyof DomainEvents;

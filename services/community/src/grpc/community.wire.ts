@@ -1,5 +1,6 @@
 import type { Team, TeamInfo } from '@masthead/proto/community';
 import type { PassDetail, PassInvitation } from '@masthead/proto/community/passes';
+import type { RecipientSlot, Slot, SlotActivation, Sponsorship } from '@masthead/proto/community/sponsorships';
 import type { Invitation, ManagedTeam, TeamMember, TeamOverview } from '@masthead/proto/community/teams';
 import type { TicketReservation } from '@masthead/proto/community/ticket_sales';
 import type { Pass, Ticket, TiEvent } from '@masthead/proto/community/ti_events';
@@ -8,6 +9,9 @@ import type { TeamMembershipView } from '../members/member-summary.service.js';
 import type { PassAssignmentRecord } from '../passes/pass-assignment.schema.js';
 import type { PassRecord } from '../passes/pass.schema.js';
 import type { PassDetailView } from '../passes/pass.service.js';
+import type { RecipientSlotView, SlotActivationView } from '../sponsorships/recipient.service.js';
+import type { SponsorshipRecord } from '../sponsorships/sponsorship.schema.js';
+import type { SlotView, SponsorshipView } from '../sponsorships/sponsorship.views.js';
 import type { ReservationView } from '../ticket-sales/ticket-sales.service.js';
 import type { TiEventRecord } from '../ti-events/ti-event.schema.js';
 import type { TicketView } from '../ti-events/ti-event.service.js';
@@ -158,4 +162,55 @@ export const toReservation = ({ reservation, status }: ReservationView): TicketR
   currency: reservation.currency,
   status,
   expiresAt: status === 'reserved' ? iso(reservation.expires_at) : undefined,
+});
+
+/* ---- Sponsorships (SponsorshipsService) ---- */
+
+export const toSlot = ({ slot, activations }: SlotView, withRecipients = false): Slot => ({
+  id: slot._id,
+  sponsorshipId: slot.sponsorship_id,
+  code: slot.code,
+  recipientEmails: slot.recipient_emails ?? [],
+  seats: slot.seats,
+  usedSeats: activations.length,
+  recipients: withRecipients
+    ? activations.map((activation) => ({
+        userId: activation.user_id,
+        membershipId: orUndefined(activation.membership_id),
+        isPayingBySponsor: activation.is_paying_by_sponsor,
+        activatedAt: iso(activation.created_at),
+      }))
+    : [],
+  createdAt: iso(slot.created_at),
+  updatedAt: iso(slot.updated_at ?? slot.created_at),
+});
+
+/** The parent record; `view` adds the slots and the first associated membership. */
+export const toSponsorship = (sponsorship: SponsorshipRecord, view?: SponsorshipView): Sponsorship => ({
+  id: sponsorship._id,
+  resourceId: sponsorship.resource_id,
+  sponsorId: sponsorship.sponsor_id,
+  pricingId: sponsorship.pricing_id,
+  title: sponsorship.title,
+  description: sponsorship.description,
+  isPayingBySponsor: sponsorship.is_paying_by_sponsor,
+  autorenew: view?.autorenew ?? sponsorship.autorenew,
+  isAllowedNextSubscription: view?.isAllowedNextSubscription ?? false,
+  slots: view?.slots.map((slot) => toSlot(slot)) ?? [],
+  membership: view?.membership ?? undefined,
+  createdAt: iso(sponsorship.created_at),
+  updatedAt: iso(sponsorship.updated_at ?? sponsorship.created_at),
+});
+
+export const toRecipientSlot = ({ slot, sponsorship, usedSeats }: RecipientSlotView): RecipientSlot => ({
+  slot: { ...toSlot({ slot, activations: [] }), usedSeats },
+  sponsorship: toSponsorship(sponsorship),
+});
+
+export const toSlotActivation = ({ activation, sponsorship }: SlotActivationView): SlotActivation => ({
+  slotId: activation.slot_id,
+  sponsorshipId: sponsorship._id,
+  pricingId: sponsorship.pricing_id,
+  membershipId: orUndefined(activation.membership_id),
+  isPayingBySponsor: activation.is_paying_by_sponsor,
 });
