@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { Plan, Pricing } from '@masthead/proto/catalog';
 import type { CreateSponsorshipRequest, Sponsorship } from '@masthead/proto/community/sponsorships';
 import { createTenant, type Tenant } from '@masthead/testkit';
@@ -590,6 +593,31 @@ describe('sponsorships', () => {
       expect(
         (await community().sponsorships.getMembershipSponsorship({ resourceId: a.tenant.resourceId, membershipId: own })).sponsored,
       ).toBe(false);
+    });
+  });
+
+  it('lets an operator create a sponsorship with the admin CLI', async () => {
+    const a = await arrange();
+    const run = (...args: string[]) =>
+      promisify(execFile)(process.execPath, ['tools/admin/dist/cli.js', ...args], {
+        cwd: fileURLToPath(new URL('../../../', import.meta.url)),
+        env: { ...process.env, ...s.stack.env, MASTHEAD_ENV: 'development' },
+      });
+    const args = ['--resource-id', String(a.tenant.resourceId), '--sponsor-id', String(a.sponsor.id), '--pricing-id', String(a.pricing.id)];
+    const printed = JSON.parse(
+      (await run('create-sponsorship', ...args, '--slots', '2', '--title', 'Staff gifts', '--no-autorenew')).stdout,
+    ) as Json;
+    expect(printed).toMatchObject({ id: expect.any(Number), title: 'Staff gifts', autorenew: false, isPayingBySponsor: true });
+    const list = await call(a.headers, 'GET', '/sponsor/sponsored-subscriptions');
+    expect(list.body).toEqual({
+      items: [
+        expect.objectContaining({
+          id: printed['id'],
+          title: 'Staff gifts',
+          autorenew: false,
+          slots: [expect.any(Object), expect.any(Object)],
+        }),
+      ],
     });
   });
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ServiceAccountStatus, type ServiceAccount } from '@masthead/proto/accounts/service_accounts';
@@ -66,6 +67,12 @@ Commands:
                                         creates or updates (by title in the event) a ticket;
                                         --unassign-limit: how often an owner may take a pass back
                                         (default 1)
+  create-sponsorship --resource-id N --sponsor-id N --pricing-id N [--slots N] [--seats-per-slot N]
+                     [--title T] [--description D] [--purchase-key K] [--not-paying-by-sponsor]
+                     [--no-autorenew]
+                                        a sponsorship (gift) with its slots, as checkout creates
+                                        one for a purchase; --purchase-key makes a repeat answer
+                                        the first (default: a new key)
 `;
 
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -294,6 +301,19 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
       private: values['private'] === true,
       unassignLimit: optional(values, 'unassign-limit') === undefined ? 1 : integer(values, 'unassign-limit'),
     }),
+  'create-sponsorship': (clients, values) =>
+    clients.sponsorships.createSponsorship({
+      resourceId: integer(values, 'resource-id'),
+      sponsorId: integer(values, 'sponsor-id'),
+      pricingId: integer(values, 'pricing-id'),
+      purchaseKey: optional(values, 'purchase-key') ?? `admin-${randomUUID()}`,
+      slots: optional(values, 'slots') === undefined ? 1 : integer(values, 'slots'),
+      seatsPerSlot: optional(values, 'seats-per-slot') === undefined ? 1 : integer(values, 'seats-per-slot'),
+      title: optional(values, 'title') ?? '',
+      description: optional(values, 'description') ?? '',
+      isPayingBySponsor: values['not-paying-by-sponsor'] !== true,
+      autorenew: values['no-autorenew'] !== true,
+    }),
   'issue-login-token': async (clients, values) => {
     const ttl = optional(values, 'ttl-seconds');
     const issued = await clients.recovery.issueExternalLoginToken({
@@ -338,9 +358,13 @@ const STRING_OPTIONS = [
   'ti-event-id',
   'quantity',
   'unassign-limit',
+  'sponsor-id',
+  'slots',
+  'seats-per-slot',
+  'purchase-key',
 ];
 const MULTIPLE_OPTIONS = ['grant', 'photo'];
-const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams'];
+const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams', 'not-paying-by-sponsor', 'no-autorenew'];
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
