@@ -224,51 +224,25 @@ describe('events and tickets', () => {
         'https://img.example/b.jpg',
       );
       const eventId = String(event['id']);
-      const ticket = await cli(
-        'create-ti-ticket',
-        '--ti-event-id',
-        eventId,
-        '--title',
-        'Day pass',
-        '--quantity',
-        '30',
-        '--price',
-        '1200',
-        '--currency',
-        'EUR',
-      );
-      await cli(
-        'create-ti-ticket',
-        '--ti-event-id',
-        eventId,
-        '--title',
-        'Press',
-        '--quantity',
-        '5',
-        '--price',
-        '0',
-        '--currency',
-        'EUR',
-        '--private',
-      );
+      const createTicket = (title: string, quantity: number, price: number, ...flags: string[]) =>
+        cli(
+          'create-ti-ticket',
+          '--ti-event-id',
+          eventId,
+          '--title',
+          title,
+          '--quantity',
+          String(quantity),
+          '--price',
+          String(price),
+          '--currency',
+          'EUR',
+          ...flags,
+        );
+      const ticket = await createTicket('Day pass', 30, 1200);
+      await createTicket('Press', 5, 0, '--private');
       // Updated by title: the same ticket, a new quantity.
-      expect(
-        (
-          await cli(
-            'create-ti-ticket',
-            '--ti-event-id',
-            eventId,
-            '--title',
-            'Day pass',
-            '--quantity',
-            '40',
-            '--price',
-            '1200',
-            '--currency',
-            'EUR',
-          )
-        )['id'],
-      ).toBe(ticket['id']);
+      expect((await createTicket('Day pass', 40, 1200))['id']).toBe(ticket['id']);
 
       expect((await s.api('/ti-events', { headers: guest(tenant.publicKey) })).body).toEqual({
         items: [
