@@ -7,7 +7,7 @@ import type { ProviderScope } from '@masthead/proto/integrations/provider_scope'
 import type { MemberDirectory } from '../members/member-directory.js';
 import { integrationError } from '../provider-config/provider-config.errors.js';
 import type { ProviderConfigService } from '../provider-config/provider-config.service.js';
-import { listmgrTokens, type ListmgrSettings, type ListmgrTokens } from '../provider-config/provider-settings.js';
+import { readListmgrTokens, type ListmgrSettings, type ListmgrTokens } from '../provider-config/provider-settings.js';
 import type { ProviderHttp } from '../provider-http/provider-http.js';
 import { answered } from '../provider-http/provider-result.js';
 import { text } from '../support/json.js';
@@ -216,13 +216,13 @@ export class ListmgrService {
   /** The provider client of the resource; 500 integration_error without OAuth tokens. */
   private async provider(resourceId: number): Promise<Provider> {
     const access = await this.deps.configs.access(resourceId, 'listmgr');
-    const tokens = access?.secret ? listmgrTokens.safeParse(JSON.parse(access.secret)) : undefined;
-    if (!access || !tokens?.success) throw integrationError('listmgr');
+    const tokens = readListmgrTokens(access?.secret);
+    if (!access || !tokens) throw integrationError('listmgr');
     const settings = access.settings ?? { client_id: '', custom_fields: [], consent_to_track: 'Unchanged' as const };
     const origin = this.deps.apiBase ?? 'https://api.createsend.com';
     const client: CampaignMonitorLists = new CampaignMonitorLists(this.deps.http, {
       origin,
-      tokens: tokens.data,
+      tokens,
       renew: (expired) => this.renew(resourceId, expired, client),
     });
     return { client, settings };
@@ -237,7 +237,7 @@ export class ListmgrService {
     if (pending) return pending;
     const renewal = (async () => {
       const access = await this.deps.configs.access(resourceId, 'listmgr');
-      const stored = access?.secret ? listmgrTokens.parse(JSON.parse(access.secret)) : null;
+      const stored = readListmgrTokens(access?.secret);
       if (!access || !stored) return null;
       if (stored.access_token !== expired.access_token) return stored;
       if (!stored.refresh_token) return null;

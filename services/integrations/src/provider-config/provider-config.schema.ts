@@ -1,5 +1,6 @@
-import { Schema, type Connection, type Model } from 'mongoose';
+import { sealedSecretSchema } from '@masthead/core/mongo';
 import type { SealedSecret } from '@masthead/core/secrets';
+import { Schema, type Connection, type Model } from 'mongoose';
 
 export const PROVIDERS = ['audience', 'crm', 'listmgr'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -21,22 +22,12 @@ export interface ProviderConfigRecord {
   updated_at: Date;
 }
 
-const sealedSchema = new Schema<SealedSecret>(
-  {
-    key_id: { type: String, required: true },
-    iv: { type: String, required: true },
-    tag: { type: String, required: true },
-    ciphertext: { type: String, required: true },
-  },
-  { _id: false },
-);
-
 const providerConfigSchema = new Schema<ProviderConfigRecord>(
   {
     _id: { type: String, required: true },
     resource_id: { type: Number, required: true },
     provider: { type: String, required: true },
-    secret: { type: sealedSchema },
+    secret: { type: sealedSecretSchema },
     secret_last4: { type: String },
     settings: { type: Schema.Types.Mixed, default: {} },
     updated_at: { type: Date, required: true },

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { invalidProvider, invalidProviderSecret, noIntegrationsKeyRing } from './provider-config.errors.js';
 import type { ProviderConfigRepository } from './provider-config.repository.js';
 import { PROVIDERS, type ProviderConfigRecord, type ProviderName } from './provider-config.schema.js';
-import { audienceSettings, crmSettings, listmgrSettings, listmgrTokens } from './provider-settings.js';
+import { audienceSettings, crmSettings, listmgrSettings, listmgrTokens, readListmgrTokens } from './provider-settings.js';
 
 /** Each provider's settings schema. */
 const SETTINGS = { audience: audienceSettings, crm: crmSettings, listmgr: listmgrSettings } as const;
@@ -127,4 +127,4 @@ function normalizeSecret(provider: ProviderName, text: string): string {
 }
 
 const last4Of = (provider: ProviderName, secret: string): string =>
-  (provider === 'listmgr' ? listmgrTokens.parse(JSON.parse(secret)).access_token : secret).slice(-4);
+  (provider === 'listmgr' ? (readListmgrTokens(secret)?.access_token ?? '') : secret).slice(-4);

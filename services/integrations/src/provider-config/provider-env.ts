@@ -1,5 +1,5 @@
 import { serviceAddresses } from '@masthead/core/config';
-import { parseKeyRing, type KeyRing } from '@masthead/core/secrets';
+import { keyRingOrDevelopment, keyRingSetting, type KeyRing } from '@masthead/core/secrets';
 import { z } from 'zod';
 
 /**
@@ -30,16 +30,7 @@ export const providerEnv = {
    * key sealing, all opening (rotation: docs/adr/0164). Unset outside production: a fixed
    * development ring. Unset in production: no secret can be stored or used.
    */
-  INTEGRATIONS_SECRETS_KEYS: z
-    .string()
-    .optional()
-    .superRefine((value, context) => {
-      try {
-        if (value !== undefined) parseKeyRing(value);
-      } catch (error) {
-        context.addIssue({ code: z.ZodIssueCode.custom, message: (error as Error).message });
-      }
-    }),
+  INTEGRATIONS_SECRETS_KEYS: keyRingSetting(),
   /** `audience` API origin; empty: `https://<data center>.api.mailchimp.com`. */
   AUDIENCE_API_BASE: providerBase,
   /** `crm` API origin; empty: `https://<account>.api-us1.com`. */
@@ -75,7 +66,5 @@ export function providerProblems(config: ProviderSettings): string[] {
 }
 
 /** The ring that seals provider secrets; null in production without INTEGRATIONS_SECRETS_KEYS. */
-export function providerKeyRing(config: Pick<ProviderSettings, 'INTEGRATIONS_SECRETS_KEYS' | 'MASTHEAD_ENV'>): KeyRing | null {
-  if (config.INTEGRATIONS_SECRETS_KEYS) return parseKeyRing(config.INTEGRATIONS_SECRETS_KEYS);
-  return config.MASTHEAD_ENV === 'production' ? null : parseKeyRing(DEVELOPMENT_KEY_RING);
-}
+export const providerKeyRing = (config: Pick<ProviderSettings, 'INTEGRATIONS_SECRETS_KEYS' | 'MASTHEAD_ENV'>): KeyRing | null =>
+  keyRingOrDevelopment(config.INTEGRATIONS_SECRETS_KEYS, config.MASTHEAD_ENV, DEVELOPMENT_KEY_RING);

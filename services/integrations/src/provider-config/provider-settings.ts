@@ -72,3 +72,14 @@ export const listmgrTokens = z.object({
   refresh_token: z.string().trim().max(4096).default(''),
 });
 export type ListmgrTokens = z.output<typeof listmgrTokens>;
+
+/** The stored tokens, or null when the secret does not read as them. */
+export function readListmgrTokens(secret: string | null | undefined): ListmgrTokens | null {
+  if (!secret) return null;
+  try {
+    const parsed = listmgrTokens.safeParse(JSON.parse(secret));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

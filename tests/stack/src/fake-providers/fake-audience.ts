@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
+  armRateLimit,
   bodyObject,
   hexId,
   page,
@@ -315,16 +316,9 @@ export async function startFakeAudience(): Promise<FakeAudience> {
         },
       };
     },
-    rateLimit(count, { retryAfterSeconds, match } = {}) {
-      server.fault({
-        count,
-        match,
-        answer: () => {
-          const answer = problem(429, 'Too Many Requests', 'You have exceeded the limit of 10 simultaneous connections.');
-          if (retryAfterSeconds !== undefined) answer.headers = { ...answer.headers, 'retry-after': String(retryAfterSeconds) };
-          return answer;
-        },
-      });
-    },
+    rateLimit: (count, options = {}) =>
+      armRateLimit(server, count, options, () =>
+        problem(429, 'Too Many Requests', 'You have exceeded the limit of 10 simultaneous connections.'),
+      ),
   };
 }

@@ -1,4 +1,5 @@
 import {
+  armRateLimit,
   bodyObject,
   page,
   router,
@@ -231,16 +232,6 @@ export async function startFakeCrm(): Promise<FakeCrm> {
       accounts.set(apiKey, account);
       return account;
     },
-    rateLimit(count, { retryAfterSeconds, match } = {}) {
-      server.fault({
-        count,
-        match,
-        answer: () => ({
-          status: 429,
-          body: { message: 'Too Many Requests' },
-          ...(retryAfterSeconds === undefined ? {} : { headers: { 'retry-after': String(retryAfterSeconds) } }),
-        }),
-      });
-    },
+    rateLimit: (count, options = {}) => armRateLimit(server, count, options, () => message(429, 'Too Many Requests')),
   };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  armRateLimit,
   bodyObject,
   router,
   startFakeProviderServer,
@@ -181,16 +182,17 @@ export async function startFakeListmgr(): Promise<FakeListmgr> {
       }
       return account;
     },
-    rateLimit(count, { retryAfterSeconds = 1, match } = {}) {
-      server.fault({
+    rateLimit: (count, { retryAfterSeconds = 1, match } = {}) =>
+      armRateLimit(
+        server,
         count,
-        match,
-        answer: () => ({
+        { retryAfterSeconds, match },
+        () => ({
           status: 429,
-          headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(retryAfterSeconds) },
+          headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0' },
           body: { Code: 429, Message: 'Rate limit exceeded' },
         }),
-      });
-    },
+        'x-ratelimit-reset',
+      ),
   };
 }

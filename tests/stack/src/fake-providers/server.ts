@@ -113,6 +113,28 @@ export interface RateLimitOptions {
   match?: (call: FakeCall) => boolean;
 }
 
+/**
+ * Arms the provider's own 429 (`answer`) for the next `count` matching requests, with the wait in
+ * `header` (Retry-After, or the provider's reset header) when one is asked for.
+ */
+export function armRateLimit(
+  server: FakeProviderServer,
+  count: number,
+  { retryAfterSeconds, match }: RateLimitOptions,
+  answer: () => FakeAnswer,
+  header = 'retry-after',
+): void {
+  server.fault({
+    count,
+    match,
+    answer: () => {
+      const limited = answer();
+      if (retryAfterSeconds === undefined) return limited;
+      return { ...limited, headers: { ...limited.headers, [header]: String(retryAfterSeconds) } };
+    },
+  });
+}
+
 /** Routes `METHOD /path/:param` patterns to handlers; the first match answers. */
 export function router(
   routes: Array<[string, (call: FakeCall, params: string[]) => FakeAnswer]>,
