@@ -25,6 +25,7 @@ export const userTagsNotInResource = defineError({
   description: 'The user is not a member of this resource',
 });
 
+/** The resource's CRM active setting is off (or no CRM configuration exists). */
 export const userTagsNotEnabled = defineError({
   status: 403,
   code: 'get_user_tags_error',
@@ -39,6 +40,7 @@ export const userTagsFailed = defineError(
 
 /* PUT /integrations/crm/user/tags (document 2 H). */
 
+/** The member has no relationship with the resource (or a removed one). */
 export const updateTagsNotInResource = defineError({
   status: 404,
   code: 'update_user_tag_error',

@@ -1,7 +1,7 @@
 import { defineError } from '@masthead/core/errors';
 
 /** Thrown by the operator calls for a provider other than audience, crm or listmgr. */
-export const invalidProvider = defineError({
+export const invalidProviderName = defineError({
   status: 400,
   code: 'invalid_provider',
   description: 'provider must be audience, crm or listmgr',

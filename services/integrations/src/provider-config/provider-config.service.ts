@@ -2,7 +2,7 @@ import { parseOrThrow } from '@masthead/core/errors';
 import type { Logger } from '@masthead/core/logging';
 import { open, seal, SecretUnavailable, type KeyRing, type SealedSecret } from '@masthead/core/secrets';
 import type { z } from 'zod';
-import { invalidProvider, invalidProviderSecret, noIntegrationsKeyRing } from './provider-config.errors.js';
+import { invalidProviderName, invalidProviderSecret, noIntegrationsKeyRing } from './provider-config.errors.js';
 import type { ProviderConfigRepository } from './provider-config.repository.js';
 import { PROVIDERS, type ProviderConfigRecord, type ProviderName } from './provider-config.schema.js';
 import { audienceSettings, crmSettings, listmgrSettings, listmgrTokens, readListmgrTokens } from './provider-settings.js';
@@ -21,7 +21,7 @@ const API_KEYS: Record<Exclude<ProviderName, 'listmgr'>, RegExp> = {
 const aadOf = (resourceId: number, provider: ProviderName) => `integrations:${provider}:${resourceId}`;
 
 export const parseProvider = (provider: string): ProviderName => {
-  if (!(PROVIDERS as readonly string[]).includes(provider)) throw invalidProvider();
+  if (!(PROVIDERS as readonly string[]).includes(provider)) throw invalidProviderName();
   return provider as ProviderName;
 };
 
