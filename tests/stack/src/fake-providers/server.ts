@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '@masthead/service-testkit';
 
 /** One request a fake provider received, as the test asserts on it. */
 export interface FakeCall {
@@ -89,20 +89,12 @@ export async function startFakeProviderServer(route: (call: FakeCall) => FakeAns
       send(res, fault?.answer ? fault.answer(call) : route(call));
     })().catch((error: unknown) => send(res, { status: 500, body: { message: String(error) } }));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const listener = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listener.url,
     calls,
     fault: (fault) => void faults.push({ ...fault }),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    stop: listener.close,
   };
 }
 
