@@ -26,6 +26,13 @@ type Json = Record<string, unknown>;
 
 const READ = { idempotent: true };
 
+/**
+ * Bounds on one request's provider calls (docs/adr/0162): each list ID, duplicates included, is a
+ * sequential provider call, and all must fit in the request's deadline.
+ */
+const MAX_LISTS = 50;
+const MAX_TAGS = 100;
+
 /** The member as integrations reads it: the ordinary session user (no provider replacement). */
 const scopeOf = (context: MemberScopeContext): ProviderScope => ({ resourceId: context.resource.id, user: context.caller.user });
 
@@ -101,7 +108,9 @@ export const addTagsRequest = rawRequest.transform((raw, ctx) => {
     .map((name) => name.trim())
     .filter(Boolean);
   if (names.length === 0) return raise(ctx, () => fieldError({ insert_tags: 'insert_tags must be a non-empty list of tag names' }));
-  return { insertTags: [...new Set(names)] };
+  const insertTags = [...new Set(names)];
+  if (insertTags.length > MAX_TAGS) return raise(ctx, () => fieldError({ insert_tags: `insert_tags may name at most ${MAX_TAGS} tags` }));
+  return { insertTags };
 });
 
 export const audienceAddTags: Handler<'member', z.output<typeof addTagsRequest>> = async (context, { insertTags }, { audience }) => {
@@ -178,6 +187,7 @@ export const listmgrChangeRequest = rawRequest.transform((raw, ctx) => {
     .map((id) => String(id).trim())
     .filter(Boolean);
   if (lists.length === 0) return raise(ctx, () => fieldError({ lists: 'lists must be a non-empty array of list IDs' }));
+  if (lists.length > MAX_LISTS) return raise(ctx, () => fieldError({ lists: `lists may hold at most ${MAX_LISTS} list IDs` }));
   return { lists, userId: userIdOf(json['user_id']) };
 });
 

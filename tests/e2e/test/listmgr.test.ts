@@ -436,6 +436,10 @@ describe('listmgr provider', () => {
           req_guid: anyRequestId,
         });
       }
+      const many = await change('subscribe', c.member, { lists: Array.from({ length: 51 }, () => c.ids.news) });
+      expect(many.status).toBe(409);
+      expect(many.body).toEqual({ error: true, error_fields: { lists: 'lists may hold at most 50 list IDs' }, req_guid: anyRequestId });
+      expect(c.calls().filter((call) => call.method === 'POST')).toEqual([]);
       const missing = await change('subscribe', await unconfigured(), { lists: ['x'] });
       expect(missing.status).toBe(500);
       expect(missing.body).toEqual(notConfigured);
