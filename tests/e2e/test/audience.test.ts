@@ -335,8 +335,8 @@ describe('audience provider', () => {
       });
     });
 
-    it('reads user_id from the query for root; ignores it for a member; 500 without a key', async () => {
-      const { tenant, member: other, list } = await configured();
+    it('reads user_id from the query for root; ignores it for a member; a lasting 429 arrives as the error object; 500 without a key', async () => {
+      const { tenant, key, member: other, list } = await configured();
       const root = await signIn(s(), tenant, 'root');
       expect((await get('subscriber-info', root, `user_id=${other.id}`)).body).toMatchObject({
         email_address: other.email,
@@ -345,6 +345,8 @@ describe('audience provider', () => {
       const plain = await signIn(s(), tenant);
       expect((await get('subscriber-info', plain, `user_id=${root.id}`)).body).toMatchObject({ email_address: plain.email });
       expect(list.member(root.email)).toBeUndefined();
+      p.audience.rateLimit(3, { match: (call) => keyOf(call) === key });
+      expect((await get('subscriber-info', plain)).body).toMatchObject({ status: 429, title: 'Too Many Requests', user_id: plain.id });
       const missing = await get('subscriber-info', await unconfigured());
       expect(missing.status).toBe(500);
       expect(missing.body).toEqual(notConfigured);
@@ -375,8 +377,10 @@ describe('audience provider', () => {
       expect(list.member(root.email)).toBeUndefined();
     });
 
-    it('answers 406 for a form body and 500 integration_error without a key', async () => {
-      const { member } = await configured();
+    it('answers 406 for a form body, the error object for a lasting 429, 500 integration_error without a key', async () => {
+      const { key, member } = await configured();
+      p.audience.rateLimit(3, { match: (call) => keyOf(call) === key });
+      expect((await post('unsubscribe', member)).body).toMatchObject({ status: 429, title: 'Too Many Requests', user_id: member.id });
       const form = await s().api('/integrations/audience/unsubscribe', { method: 'POST', headers: member.headers, form: { user_id: '1' } });
       expect(form.status).toBe(406);
       expect(form.body).toEqual(envelope('incorrect_data'));
@@ -428,8 +432,11 @@ describe('audience provider', () => {
       });
     });
 
-    it('answers 409 without tag names, 406 for a body that is not JSON, 500 integration_error without a key', async () => {
-      const { member } = await configured();
+    it('answers 409 without tag names, 406 for a body that is not JSON, the error for a lasting 429, 500 without a key', async () => {
+      const { key, member } = await configured();
+      await post('subscribe', member, {});
+      p.audience.rateLimit(3, { match: (call) => keyOf(call) === key });
+      expect((await post('add-tags', member, { insert_tags: ['vip'] })).body).toMatchObject({ result: false, status: 429 });
       for (const body of [{}, { insert_tags: [] }, { insert_tags: ['  '] }]) {
         const response = await post('add-tags', member, body);
         expect(response.status).toBe(409);

@@ -470,8 +470,21 @@ describe('listmgr provider', () => {
       ]);
     });
 
-    it('answers 406, 409 and 500 as subscribe does', async () => {
+    it('reports a lasting 429 on the list; answers 406, 409 and 500 as subscribe does', async () => {
       const c = await configured();
+      seed(c, c.ids.news, c.member.email, 'Active');
+      p.listmgr.rateLimit(3, {
+        retryAfterSeconds: 0,
+        match: (call) => call.path === `/api/v3.3/subscribers/${c.ids.news}/unsubscribe.json`,
+      });
+      const limited = await change('unsubscribe', c.member, { lists: [c.ids.news] });
+      expect((limited.body['lists'] as Json[])[1]).toEqual(
+        row(c.ids.news, 'Newsletter', 'Active', {
+          error: 'listmgr_provider_error',
+          error_description: 'Rate limit exceeded (code 429)',
+          req_guid: anyRequestId,
+        }),
+      );
       const form = await s().api('/integrations/listmgr/unsubscribe', { method: 'POST', headers: c.member.headers, form: { lists: 'x' } });
       expect(form.status).toBe(406);
       const empty = await change('unsubscribe', c.member, { lists: [] });
