@@ -8,11 +8,18 @@ import type { Invitation } from '@masthead/proto/community/teams';
 import { relationshipStatusToJSON, type RelationshipStatus } from '@masthead/proto/identity';
 import { adminClients, type AdminClients } from './clients.js';
 import { loadFixture, parseFixture } from './fixture.js';
+import {
+  PROVIDER_FLAG_OPTIONS,
+  PROVIDER_MULTIPLE_OPTIONS,
+  PROVIDER_STRING_OPTIONS,
+  PROVIDER_USAGE,
+  providerCommands,
+} from './provider-commands.js';
 
 const USAGE = `masthead-admin <command> [options]
 
 Talks to the services' internal gRPC APIs (addresses from ACCOUNTS_ADDR, IDENTITY_ADDR, CATALOG_ADDR, BILLING_ADDR,
-COMMUNITY_ADDR).
+COMMUNITY_ADDR, INTEGRATIONS_ADDR).
 
 Commands:
   load-fixture <file> [--force]         create or update partners, resources, plans, pricings and
@@ -73,7 +80,7 @@ Commands:
                                         a sponsorship (gift) with its slots, as checkout creates
                                         one for a purchase; --purchase-key makes a repeat answer
                                         the first (default: a new key)
-`;
+${PROVIDER_USAGE}`;
 
 type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -324,6 +331,7 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
     process.stderr.write('The token is shown once and works once; hand it to the member at once.\n');
     return { user_id: issued.userId, token: issued.token, path: `/auth/external/${issued.token}`, expires: issued.expires };
   },
+  ...providerCommands({ text, integer, optional, list, readStdin, usageError: (message) => new UsageError(message) }),
 };
 
 const STRING_OPTIONS = [
@@ -362,9 +370,19 @@ const STRING_OPTIONS = [
   'slots',
   'seats-per-slot',
   'purchase-key',
+  ...PROVIDER_STRING_OPTIONS,
 ];
-const MULTIPLE_OPTIONS = ['grant', 'photo'];
-const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams', 'not-paying-by-sponsor', 'no-autorenew'];
+const MULTIPLE_OPTIONS = ['grant', 'photo', ...PROVIDER_MULTIPLE_OPTIONS];
+const FLAG_OPTIONS = [
+  'force',
+  'private',
+  'inactive',
+  'full-access',
+  'can-own-teams',
+  'not-paying-by-sponsor',
+  'no-autorenew',
+  ...PROVIDER_FLAG_OPTIONS,
+];
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;

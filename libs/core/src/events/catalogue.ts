@@ -106,6 +106,22 @@ export type DomainEvents = {
   sponsor_slot_cleared: { slot_id: number; sponsorship_id: number; sponsor_id: number; user_ids: number[]; membership_ids: number[] };
   sponsor_slot_activated: { slot_id: number; sponsorship_id: number; user_id: number; membership_id: number; pricing_id: number };
   sponsor_payment_turned_off: { slot_id: number; sponsorship_id: number; user_id: number; membership_id: number | null };
+  // integrations: email-list and CRM providers (docs/adr/0163)
+  /** PUT /integrations/crm/user/tags: the map the member sent, and the spec's empty changes list. */
+  user_update_crm_tags: { user_id: number; tags: Record<string, unknown>; changes: [] };
+  /** A member write at the `audience` provider that it accepted; `status` is the member's status there. */
+  audience_member_changed: {
+    user_id: number;
+    action: 'subscribe' | 'subscriber_info' | 'unsubscribe' | 'add_tags';
+    status: string | null;
+    tags: string[];
+  };
+  /** POST /integrations/listmgr/subscribe or unsubscribe: each list asked for, with its state after the reread. */
+  listmgr_subscriptions_changed: {
+    user_id: number;
+    action: 'subscribe' | 'unsubscribe';
+    lists: Array<{ list_id: string; state: string; error: string | null }>;
+  };
 };
 
 export type EventName = keyof DomainEvents;
