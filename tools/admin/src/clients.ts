@@ -13,6 +13,8 @@ const ADMIN_CLIENTS = [
   'recovery',
   'connections',
   'invitations',
+  'tiEvents',
+  'sponsorships',
   'providerConfig',
   'crm',
   'listmgr',
