@@ -4,6 +4,7 @@ import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
 import type { IntegrationsConfig } from './config.js';
 import { integrationsHandlers } from './grpc/handlers.js';
+import { startPlatformAreas } from './platform.js';
 
 export type { IntegrationsConfig } from './config.js';
 export { integrationsEnv, loadIntegrationsConfig } from './config.js';
@@ -19,5 +20,7 @@ export async function startIntegrationsService(config: IntegrationsConfig, logge
     definition: IntegrationsServiceService,
     implementation: integrationsHandlers(),
   };
-  return serveRuntime(runtime, config.GRPC_LISTEN, [service]);
+  // Templates, resource and captcha settings, event submission, signed outbound webhooks.
+  const platform = await startPlatformAreas(runtime, config);
+  return serveRuntime(runtime, config.GRPC_LISTEN, [service, ...platform.services], () => platform.stop());
 }

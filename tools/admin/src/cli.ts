@@ -6,12 +6,20 @@ import type { ConnectionSummary } from '@masthead/proto/billing/connection';
 import type { Invitation } from '@masthead/proto/community/teams';
 import { relationshipStatusToJSON, type RelationshipStatus } from '@masthead/proto/identity';
 import { adminClients, type AdminClients } from './clients.js';
+import { integer, list, optional, readStdin, text, UsageError, type Values } from './args.js';
 import { loadFixture, parseFixture } from './fixture.js';
+import {
+  PLATFORM_COMMANDS,
+  PLATFORM_FLAG_OPTIONS,
+  PLATFORM_MULTIPLE_OPTIONS,
+  PLATFORM_STRING_OPTIONS,
+  PLATFORM_USAGE,
+} from './platform-commands.js';
 
 const USAGE = `masthead-admin <command> [options]
 
 Talks to the services' internal gRPC APIs (addresses from ACCOUNTS_ADDR, IDENTITY_ADDR, CATALOG_ADDR, BILLING_ADDR,
-COMMUNITY_ADDR).
+COMMUNITY_ADDR, INTEGRATIONS_ADDR).
 
 Commands:
   load-fixture <file> [--force]         create or update partners, resources, plans, pricings and
@@ -57,36 +65,7 @@ Commands:
                                         (POST /invite-activation grants it); without --code a random
                                         40-character code; --activations-limit 0 or absent: no cap;
                                         --email binds the code to that member's email
-`;
-
-type Values = Record<string, string | boolean | string[] | undefined>;
-
-const text = (values: Values, name: string): string => {
-  const value = values[name];
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
-  return value;
-};
-const integer = (values: Values, name: string): number => {
-  const value = Number(text(values, name));
-  if (!Number.isSafeInteger(value)) throw new UsageError(`--${name} must be an integer`);
-  return value;
-};
-const optional = (values: Values, name: string): string | undefined =>
-  typeof values[name] === 'string' ? (values[name] as string) : undefined;
-
-const list = (values: Values, name: string): string[] => {
-  const value = values[name];
-  return Array.isArray(value) ? value : [];
-};
-
-class UsageError extends Error {}
-
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) throw new UsageError('pipe the secret key on standard input (e.g. from a secrets manager)');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
+${PLATFORM_USAGE}`;
 
 /** A service account as the operator sees it: no key, no hash. */
 const showServiceAccount = (account: ServiceAccount | undefined) =>
@@ -135,6 +114,7 @@ const relationshipLabel = (status: RelationshipStatus): string =>
   relationshipStatusToJSON(status).replace('RELATIONSHIP_STATUS_', '').toLowerCase();
 
 const COMMANDS: Record<string, (clients: AdminClients, values: Values, positionals: string[]) => Promise<unknown>> = {
+  ...PLATFORM_COMMANDS,
   'load-fixture': async (clients, values, [file]) => {
     if (!file) throw new UsageError('load-fixture needs a file');
     const fixture = parseFixture(JSON.parse(await readFile(file, 'utf8')));
@@ -304,9 +284,10 @@ const STRING_OPTIONS = [
   'start-date',
   'end-date',
   'description',
+  ...PLATFORM_STRING_OPTIONS,
 ];
-const MULTIPLE_OPTIONS = ['grant'];
-const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams'];
+const MULTIPLE_OPTIONS = ['grant', ...PLATFORM_MULTIPLE_OPTIONS];
+const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams', ...PLATFORM_FLAG_OPTIONS];
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
