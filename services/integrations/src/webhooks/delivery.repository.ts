@@ -75,16 +75,16 @@ export class DeliveryRepository {
   /**
    * Writes the attempt's outcome (only while it is still `sending`: an abandoned attempt stays
    * abandoned) and moves the delivery past it, only if the delivery has not moved already
-   * (another process that abandoned it, a replay).
+   * (another process that abandoned it, a replay). True when the delivery moved.
    */
-  async finish(delivery: WebhookDeliveryRecord, attempt: number, now: Date, result: AttemptResult): Promise<void> {
+  async finish(delivery: WebhookDeliveryRecord, attempt: number, now: Date, result: AttemptResult): Promise<boolean> {
     await this.attempts
       .updateOne(
         { _id: `${delivery._id}#${attempt}`, outcome: 'sending' },
         { $set: { outcome: result.outcome, finished_at: now, status_code: result.statusCode, error: result.error } },
       )
       .exec();
-    await this.deliveries
+    const { modifiedCount } = await this.deliveries
       .updateOne(
         { _id: delivery._id, attempts: attempt - 1 },
         {
@@ -100,6 +100,7 @@ export class DeliveryRepository {
         },
       )
       .exec();
+    return modifiedCount === 1;
   }
 
   /** The endpoint's deliveries, newest first, with their attempts in order. */

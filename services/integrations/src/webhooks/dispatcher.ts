@@ -82,8 +82,7 @@ export class WebhookDispatcher {
     const attempt = delivery.attempts + 1;
     const startedAt = now();
     if (!(await deliveries.claim(delivery, attempt, this.sender, startedAt, new Date(startedAt.getTime() + leaseMs)))) {
-      await this.settleClaimed(delivery, attempt);
-      return false;
+      return this.settleClaimed(delivery, attempt);
     }
     const endpoint = await endpoints.find(delivery.resource_id, delivery.endpoint_id);
     const result = endpoint?.active
@@ -135,17 +134,17 @@ export class WebhookDispatcher {
    * (the lease ran out: abandoned, sent again at once), or may have recorded the answer but not
    * moved the delivery (a crash between the two writes: move it now).
    */
-  private async settleClaimed(delivery: WebhookDeliveryRecord, attempt: number): Promise<void> {
+  private async settleClaimed(delivery: WebhookDeliveryRecord, attempt: number): Promise<boolean> {
     const claimed: WebhookAttemptRecord | null = await this.deps.deliveries.findAttempt(delivery._id, attempt);
     const now = this.deps.now();
-    if (!claimed) return;
-    if (claimed.outcome === 'sending' && claimed.lease_until.getTime() > now.getTime()) return;
+    if (!claimed) return false;
+    if (claimed.outcome === 'sending' && claimed.lease_until.getTime() > now.getTime()) return false;
     if (claimed.outcome === 'sending' || claimed.outcome === 'abandoned') {
       this.deps.logger.warn(
         { deliveryId: delivery._id, attempt, sender: claimed.sender },
         'webhook attempt abandoned by its sender; sending again',
       );
-      await this.deps.deliveries.finish(delivery, attempt, now, {
+      const moved = await this.deps.deliveries.finish(delivery, attempt, now, {
         outcome: 'abandoned',
         statusCode: null,
         error: ABANDONED,
@@ -153,10 +152,12 @@ export class WebhookDispatcher {
         nextAttemptAt: now,
         windowFailures: delivery.window_failures,
       });
-      return;
+      // Its next attempt at once (the answer to the abandoned one is unknown), unless another process moved it first.
+      return moved ? this.attempt({ ...delivery, attempts: attempt }) : false;
     }
     const result: SendResult = { ok: claimed.outcome === 'succeeded', statusCode: claimed.status_code, error: claimed.error };
     await this.deps.deliveries.finish(delivery, attempt, now, this.decide(delivery, result, claimed.finished_at ?? now));
+    return false;
   }
 }
 
