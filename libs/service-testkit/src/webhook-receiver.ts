@@ -13,6 +13,8 @@ export interface ReceiverAnswer {
   status?: number;
   /** Answer this much later (a slow endpoint); the request counts as received at once. */
   delayMs?: number;
+  /** Answer only once this settles (an endpoint the test holds). */
+  hold?: Promise<unknown>;
 }
 
 export interface WebhookReceiver {
@@ -40,7 +42,8 @@ export async function startWebhookReceiver(
       const send = () => {
         if (!res.destroyed) res.writeHead(reply.status ?? 200, { 'content-type': 'text/plain' }).end('ok');
       };
-      if (reply.delayMs) setTimeout(send, reply.delayMs);
+      if (reply.hold) void reply.hold.finally(send);
+      else if (reply.delayMs) setTimeout(send, reply.delayMs);
       else send();
     });
   });
