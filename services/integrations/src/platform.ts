@@ -92,8 +92,8 @@ export async function startPlatformAreas(runtime: ServiceRuntime, config: Integr
       endpoints: endpointRows,
       deliveries: deliveryRows,
       logger,
-      // One durable consumer per deployment, which its database prefix names.
-      durableName: `${config.MONGO_DB_PREFIX}integrations_webhooks`,
+      // One set of durable consumers per deployment, which its database prefix names.
+      durablePrefix: config.MONGO_DB_PREFIX,
       ackWaitMs: config.WEBHOOK_ACK_WAIT_MS,
       streamReplicas: config.EVENT_STREAM_REPLICAS,
       now,

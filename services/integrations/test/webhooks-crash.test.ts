@@ -12,6 +12,7 @@ import { startWebhookReceiver, testInfra, verifyWebhook, type TestInfra, type We
 import type { Connection } from 'mongoose';
 import { connect, StringCodec, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingestConsumerName } from '../src/webhooks/ingest.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const EVENTS_PER_ROUND = 40;
@@ -87,9 +88,9 @@ describe('webhook delivery survives kill -9', () => {
     });
     children.push(child);
     await until(async () => ((await checkHealth(env['GRPC_LISTEN']!, 500)) ? true : undefined), 30_000, 'integrations healthy');
-    // Its durable consumer exists from now on (events before it are not its business).
+    // Its durable consumer of sign-ins exists from now on (events before it are not its business).
     const manager = await nats.jetstreamManager();
-    await until(async () => manager.consumers.info(EVENT_STREAM, `${prefix}integrations_webhooks`), 30_000, 'webhook consumer');
+    await until(async () => manager.consumers.info(EVENT_STREAM, ingestConsumerName(prefix, 'user_login')), 30_000, 'webhook consumer');
     return child;
   }
 

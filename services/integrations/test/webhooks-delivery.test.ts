@@ -75,7 +75,7 @@ describe('webhook delivery: schedule, retries, claims, replay', () => {
       endpoints,
       deliveries,
       logger,
-      durableName: 'unused',
+      durablePrefix: 'unused_',
       ackWaitMs: 1000,
       streamReplicas: 1,
       now,

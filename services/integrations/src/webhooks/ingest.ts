@@ -4,11 +4,14 @@ import { AckPolicy, DeliverPolicy, nanos, StringCodec, type ConsumerMessages, ty
 import { RETRY_WINDOW_MS } from './backoff.js';
 import type { DeliveryRepository } from './delivery.repository.js';
 import type { EndpointRepository } from './endpoint.repository.js';
-import { isRoutedEvent, webhookOf } from './webhook-types.js';
+import { ROUTED_EVENTS, webhookOf } from './webhook-types.js';
 
 const codec = StringCodec();
 /** How long a failed recording waits before it is tried again (the database is away). */
 const RECORD_RETRY_MS = 1_000;
+
+/** The durable consumer of one event name (consumer names allow letters, digits, - and _). */
+export const ingestConsumerName = (prefix: string, eventName: string): string => `${prefix}webhooks_${eventName}`;
 
 /** `webhook-id` of an event: the same for every endpoint and every attempt. */
 export const webhookIdOf = (eventId: string): string => `msg_${eventId.replace(/-/g, '')}`;
@@ -18,8 +21,8 @@ export interface IngestDeps {
   endpoints: EndpointRepository;
   deliveries: DeliveryRepository;
   logger: Logger;
-  /** The durable consumer's name: one per deployment (its database prefix names it). */
-  durableName: string;
+  /** Starts the durable consumers' names: one set per deployment (its database prefix names it). */
+  durablePrefix: string;
   ackWaitMs: number;
   streamReplicas: number;
   now: () => Date;
@@ -33,8 +36,8 @@ export interface IngestDeps {
  * acknowledgement gets the message again, and recording it again adds nothing.
  */
 export class WebhookIngest {
-  private messages: ConsumerMessages | null = null;
-  private loop: Promise<void> | null = null;
+  private readonly messages: ConsumerMessages[] = [];
+  private readonly loops: Array<Promise<void>> = [];
   private stopping = false;
 
   constructor(private readonly deps: IngestDeps) {}
@@ -82,48 +85,52 @@ export class WebhookIngest {
     return recorded;
   }
 
-  /** Creates the durable consumer if needed (new events only: history is not replayed) and starts reading. */
+  /**
+   * Creates the durable consumers if needed (new events only: history is not replayed) and
+   * starts reading. One consumer per event name an endpoint can subscribe to, filtered to that
+   * name's subject, so the stream never hands this process the events no webhook carries (page
+   * views above all); NATS 2.9 filters a consumer on one subject only.
+   */
   async start(): Promise<void> {
-    const { nats, durableName, ackWaitMs, streamReplicas } = this.deps;
-    await ensureEventStream(nats, streamReplicas);
-    const manager = await nats.jetstreamManager();
-    try {
-      await manager.consumers.info(EVENT_STREAM, durableName);
-      await manager.consumers.update(EVENT_STREAM, durableName, { ack_wait: nanos(ackWaitMs) });
-    } catch {
-      // Another replica may create it at the same moment: the same configuration is accepted.
-      await manager.consumers.add(EVENT_STREAM, {
-        durable_name: durableName,
-        ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.New,
-        ack_wait: nanos(ackWaitMs),
-        filter_subject: `${EVENT_SUBJECT_PREFIX}>`,
-      });
+    await ensureEventStream(this.deps.nats, this.deps.streamReplicas);
+    const manager = await this.deps.nats.jetstreamManager();
+    for (const name of ROUTED_EVENTS) {
+      const durable = ingestConsumerName(this.deps.durablePrefix, name);
+      try {
+        await manager.consumers.info(EVENT_STREAM, durable);
+        await manager.consumers.update(EVENT_STREAM, durable, { ack_wait: nanos(this.deps.ackWaitMs) });
+      } catch {
+        // Another replica may create it at the same moment: the same configuration is accepted.
+        await manager.consumers.add(EVENT_STREAM, {
+          durable_name: durable,
+          ack_policy: AckPolicy.Explicit,
+          deliver_policy: DeliverPolicy.New,
+          ack_wait: nanos(this.deps.ackWaitMs),
+          filter_subject: `${EVENT_SUBJECT_PREFIX}${name}`,
+        });
+      }
+      const consumer = await this.deps.nats.jetstream().consumers.get(EVENT_STREAM, durable);
+      const messages = await consumer.consume({ max_messages: 64 });
+      this.messages.push(messages);
+      this.loops.push(
+        (async () => {
+          for await (const message of messages) await this.handle(message);
+        })().catch((error: unknown) => this.deps.logger.error({ err: error, event: name }, 'webhook ingest stopped')),
+      );
     }
-    const consumer = await nats.jetstream().consumers.get(EVENT_STREAM, durableName);
-    const messages = await consumer.consume({ max_messages: 64 });
-    this.messages = messages;
-    this.loop = (async () => {
-      for await (const message of messages) await this.handle(message);
-    })().catch((error: unknown) => this.deps.logger.error({ err: error }, 'webhook ingest stopped'));
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
-    await this.messages?.close().catch(() => undefined);
-    await this.loop;
+    await Promise.all(this.messages.map((messages) => messages.close().catch(() => undefined)));
+    await Promise.all(this.loops);
   }
 
   /**
-   * One message: events no endpoint can subscribe to are acknowledged unread; the others after
-   * their deliveries are recorded. A recording that fails (the database is away) is retried in
+   * One message, acknowledged after its deliveries are recorded. A recording that fails (the database is away) is retried in
    * place, so the messages after it wait and nothing is acknowledged out of turn.
    */
   private async handle(message: JsMsg): Promise<void> {
-    if (!isRoutedEvent(message.subject.slice(EVENT_SUBJECT_PREFIX.length))) {
-      message.ack();
-      return;
-    }
     let event: DomainEvent;
     try {
       event = JSON.parse(codec.decode(message.data)) as DomainEvent;

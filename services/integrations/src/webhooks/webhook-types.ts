@@ -65,9 +65,8 @@ export const WEBHOOK_TYPES: ReadonlyArray<{ type: string; sourceEvent: EventName
 }));
 
 const KNOWN_TYPES = new Set(WEBHOOK_TYPES.map((row) => row.type));
-const ROUTED_EVENTS = new Set<string>(WEBHOOK_TYPES.map((row) => row.sourceEvent));
-/** Whether an endpoint can subscribe to events of this name (others are skipped unread). */
-export const isRoutedEvent = (name: string): boolean => ROUTED_EVENTS.has(name);
+/** The domain events some webhook type comes from: the only ones the ingest reads. */
+export const ROUTED_EVENTS: readonly EventName[] = [...new Set(WEBHOOK_TYPES.map((row) => row.sourceEvent))];
 export const isWebhookType = (type: string): boolean => KNOWN_TYPES.has(type);
 
 /** The webhook an event becomes, or null when no endpoint can subscribe to its name. */
