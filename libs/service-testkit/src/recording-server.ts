@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -44,6 +44,18 @@ export async function startRecordingServer(answer: (request: RecordedRequest) =>
     if (reply.delayMs) setTimeout(send, reply.delayMs);
     else send();
   });
+  return { ...(await listenOnLoopback(server)), requests };
+}
+
+export interface LoopbackListener {
+  /** Base URL, `http://127.0.0.1:<port>`. */
+  url: string;
+  /** Stops listening and drops open connections. */
+  close(): Promise<void>;
+}
+
+/** Starts `server` on a free loopback port: how every local provider server in tests listens. */
+export async function listenOnLoopback(server: Server): Promise<LoopbackListener> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -51,7 +63,6 @@ export async function startRecordingServer(answer: (request: RecordedRequest) =>
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
