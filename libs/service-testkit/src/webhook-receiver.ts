@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { listenOnLoopback } from './recording-server.js';
 
 /** One request a publisher's endpoint received, as it arrived. */
 export interface ReceivedWebhook {
@@ -47,20 +47,8 @@ export async function startWebhookReceiver(
       else send();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const listener = await listenOnLoopback(server);
+  return { url: `${listener.url}/hooks`, received, close: listener.close };
 }
 
 /**

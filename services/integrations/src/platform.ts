@@ -8,7 +8,8 @@ import { ResourceSettingsServiceService } from '@masthead/proto/integrations/res
 import { TemplatesServiceService } from '@masthead/proto/integrations/templates';
 import { WebhooksServiceService } from '@masthead/proto/integrations/webhooks';
 import { CaptchaRepository } from './captcha/captcha.repository.js';
-import { CaptchaService } from './captcha/captcha.service.js';
+import { captchaModel } from './captcha/captcha.schema.js';
+import { CaptchaService, captchaSecretAad } from './captcha/captcha.service.js';
 import { keyRingOf, type IntegrationsConfig } from './config.js';
 import { EventNameRepository } from './events/event-name.repository.js';
 import { EventNameService } from './events/event-names.service.js';
@@ -23,8 +24,10 @@ import { TemplateRepository } from './templates/template.repository.js';
 import { TemplateService } from './templates/template.service.js';
 import { DeliveryRepository } from './webhooks/delivery.repository.js';
 import { WebhookDeliveryRunner } from './webhooks/delivery-runner.js';
-import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { endpointSecretAad, WebhookDispatcher } from './webhooks/dispatcher.js';
 import { EndpointRepository } from './webhooks/endpoint.repository.js';
+import { endpointModel } from './webhooks/endpoint.schema.js';
+import { resealField } from './support/reseal.js';
 import { WebhookIngest } from './webhooks/ingest.js';
 import { httpWebhookSender } from './webhooks/sender.js';
 import { WebhookService } from './webhooks/webhook.service.js';
@@ -52,6 +55,14 @@ export async function startPlatformAreas(runtime: ServiceRuntime, config: Integr
   const endpointRows = new EndpointRepository(db);
   const deliveryRows = new DeliveryRepository(db);
   await Promise.all([templateRows, captchaRows, eventNameRows, endpointRows, deliveryRows].map((rows) => rows.ready()));
+
+  if (ring) {
+    // A rotation: values sealed with an older key of the ring move to the current one.
+    const resealed =
+      (await resealField(captchaModel(db), 'secret_key', ring, (record) => captchaSecretAad(record._id), logger)) +
+      (await resealField(endpointModel(db), 'secret', ring, (record) => endpointSecretAad(record.resource_id), logger));
+    if (resealed > 0) logger.info({ resealed }, 'integrations secrets re-sealed with the current key');
+  }
 
   const templates = new TemplateService({ templates: templateRows });
   const settings = new EmbeddedSettingsService({ accounts, cacheTtlMs: config.SETTINGS_CACHE_TTL_MS });

@@ -9,7 +9,9 @@ import { connect, type NatsConnection } from 'nats';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DeliveryRepository } from '../src/webhooks/delivery.repository.js';
 import { attemptModel, deliveryModel } from '../src/webhooks/delivery.schema.js';
-import { WebhookDispatcher } from '../src/webhooks/dispatcher.js';
+import { resealField } from '../src/support/reseal.js';
+import { endpointSecretAad, WebhookDispatcher } from '../src/webhooks/dispatcher.js';
+import { endpointModel } from '../src/webhooks/endpoint.schema.js';
 import { EndpointRepository } from '../src/webhooks/endpoint.repository.js';
 import { WebhookIngest } from '../src/webhooks/ingest.js';
 import { httpWebhookSender } from '../src/webhooks/sender.js';
@@ -276,6 +278,30 @@ describe('webhook delivery: schedule, retries, claims, replay', () => {
     await expect(service.replay(resource + 1, endpoint._id, [], '', undefined)).rejects.toMatchObject({
       code: 'webhook_endpoint_not_found',
     });
+  });
+
+  it('re-seals signing secrets under a rotated ring at boot; a process with only the new key still signs', async () => {
+    const { receiver, resource, endpoint, secret } = await arrange(() => ({}));
+    const next = `next:${Buffer.alloc(32, 9).toString('base64')}`;
+    const rotated = parseKeyRing(`${next},test:${Buffer.alloc(32, 7).toString('base64')}`);
+    const reseal = () => resealField(endpointModel(db), 'secret', rotated, (record) => endpointSecretAad(record.resource_id), logger);
+    expect(await reseal()).toBe(1);
+    expect(await reseal()).toBe(0);
+    expect((await endpointModel(db).findById(endpoint._id).lean())!.secret.key_id).toBe('next');
+
+    const newKeyOnly = new WebhookDispatcher({
+      endpoints,
+      deliveries,
+      ring: parseKeyRing(next),
+      send: httpWebhookSender(2000),
+      now: () => new Date(clock),
+      leaseMs: 60_000,
+      concurrency: 1,
+      logger,
+    });
+    await ingest.record(login(resource));
+    expect(await newKeyOnly.deliverDue()).toBe(1);
+    expect(verifyWebhook(secret, receiver.received[0]!).type).toBe('member.logged_in');
   });
 
   it('accepts https endpoints, http only to loopback outside production, known types only; the secret is stored sealed', async () => {

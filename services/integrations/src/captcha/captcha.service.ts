@@ -12,7 +12,7 @@ export const GLOBAL_CAPTCHA = 0;
 const CAPTCHA_KEY = /^[\x21-\x7e]{1,256}$/;
 
 /** Binds a sealed secret to its record, so that it cannot be copied onto another one. */
-const aadOf = (resourceId: number) => `captcha:${resourceId}`;
+export const captchaSecretAad = (resourceId: number): string => `captcha:${resourceId}`;
 
 export interface PublicCaptchaSettings {
   active: boolean;
@@ -56,7 +56,7 @@ export class CaptchaService {
     if (command.secretKey !== undefined) {
       const secret = this.key('secret_key', command.secretKey);
       if (secret !== null && !this.deps.ring) throw integrationsKeyRingMissing();
-      changes.secret_key = secret === null ? null : seal(this.deps.ring!, secret, aadOf(command.resourceId));
+      changes.secret_key = secret === null ? null : seal(this.deps.ring!, secret, captchaSecretAad(command.resourceId));
       changes.secret_key_last4 = secret === null ? '' : secret.slice(-4);
     }
     const saved = await this.deps.captcha.save(command.resourceId, changes);
