@@ -43,7 +43,7 @@ export const integrationsEnv = {
   WEBHOOK_TIMEOUT_MS: positive(10_000),
   /**
    * How long a claimed delivery attempt is held before another process may take it over: the
-   * request deadline plus a margin, so a live sender is never overtaken (docs/adr/0173).
+   * request deadline plus a margin, so a live sender is never overtaken (docs/adr/0174).
    */
   WEBHOOK_LEASE_MS: positive(30_000),
   /** How often the dispatcher looks for deliveries that are due. */

@@ -8,7 +8,7 @@ import type { EndpointRepository } from './endpoint.repository.js';
 import type { WebhookEndpointRecord } from './endpoint.schema.js';
 import type { SendResult, WebhookSender } from './sender.js';
 
-/** Binds an endpoint's sealed secret to its resource (docs/adr/0173). */
+/** Binds an endpoint's sealed secret to its resource (docs/adr/0171). */
 export const endpointSecretAad = (resourceId: number): string => `webhook-endpoint:${resourceId}`;
 
 export interface DispatcherDeps {
