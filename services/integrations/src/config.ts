@@ -1,9 +1,9 @@
 import { ConfigError, loadConfig, serviceAddresses, serviceEnv } from '@masthead/core/config';
-import { parseKeyRing, type KeyRing } from '@masthead/core/secrets';
+import { developmentKeyRing, keyRingOrDevelopment, keyRingSetting, type KeyRing } from '@masthead/core/secrets';
 import { z } from 'zod';
 
 /** Development and tests only: public, so refused in production (productionProblems). */
-const DEVELOPMENT_KEY_RING = `dev:${Buffer.alloc(32, 'masthead-integrations-dev-key!!!').toString('base64')}`;
+const DEVELOPMENT_KEY_RING = developmentKeyRing('masthead-integrations-dev-key!!!');
 
 const milliseconds = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -18,16 +18,7 @@ export const integrationsEnv = {
    * opening (rotation as in docs/adr/0120). Unset in production: no secret can be stored or used;
    * elsewhere a fixed development ring applies so that `npm start` and tests run without setup.
    */
-  INTEGRATIONS_SECRETS_KEYS: z
-    .string()
-    .optional()
-    .superRefine((value, context) => {
-      try {
-        if (value !== undefined) parseKeyRing(value);
-      } catch (error) {
-        context.addIssue({ code: z.ZodIssueCode.custom, message: (error as Error).message });
-      }
-    }),
+  INTEGRATIONS_SECRETS_KEYS: keyRingSetting(),
   /**
    * How long a process reuses what operators configure (inherited resource settings, captcha
    * settings, the public event names) before reading it again. Changes made through this
@@ -78,6 +69,5 @@ export function loadIntegrationsConfig(env: NodeJS.ProcessEnv = process.env) {
 
 /** The ring that seals integrations' secrets; null in production without INTEGRATIONS_SECRETS_KEYS. */
 export function keyRingOf(config: Pick<IntegrationsConfig, 'INTEGRATIONS_SECRETS_KEYS' | 'MASTHEAD_ENV'>): KeyRing | null {
-  if (config.INTEGRATIONS_SECRETS_KEYS) return parseKeyRing(config.INTEGRATIONS_SECRETS_KEYS);
-  return config.MASTHEAD_ENV === 'production' ? null : parseKeyRing(DEVELOPMENT_KEY_RING);
+  return keyRingOrDevelopment(config.INTEGRATIONS_SECRETS_KEYS, config.MASTHEAD_ENV, DEVELOPMENT_KEY_RING);
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
 import { createTenant } from '@masthead/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adminCli, integrationsOperator } from './integrations-platform-support.js';
@@ -6,9 +7,16 @@ import { anyRequestId, eventually, useStack } from './support.js';
 
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
+/** Counts the gateway's outgoing gRPC calls (DESIGN.md "Hot paths"). */
+const calls: string[] = [];
+const counter: Interceptor = (options, next) => {
+  calls.push(options.method_definition.path);
+  return new InterceptingCall(next(options));
+};
+
 /** Document 2 K: templates, resource settings and captcha settings, through the gateway. */
 describe('embedded integration settings', () => {
-  const s = useStack();
+  const s = useStack({ gatewayInterceptors: [counter] });
   let operator: ReturnType<typeof integrationsOperator>;
   const ops = () => (operator ??= integrationsOperator(s));
   afterAll(() => operator?.close());
@@ -288,6 +296,40 @@ describe('embedded integration settings', () => {
       javascript: base64('void 0;'),
       css: base64('p{}'),
       settings: { cta: 'Buy' },
+    });
+  });
+
+  it('each read costs one blocking gRPC call after warm-up', async () => {
+    const tenant = await createTenant(s.stack);
+    await template(tenant.resourceId, 'hops', '1');
+    for (const [path, service] of [
+      ['/integrations/templates/hops', 'TemplatesService/GetPublishedTemplate'],
+      ['/integrations/resource-settings', 'ResourceSettingsService/GetEmbeddedSettings'],
+      ['/integrations/resource/captcha-settings', 'CaptchaService/GetCaptchaSettings'],
+    ] as const) {
+      await s.api(path, { headers: { resource: tenant.publicKey } });
+      calls.length = 0;
+      expect((await s.api(path, { headers: { resource: tenant.publicKey } })).status).toBe(200);
+      expect(calls).toEqual([`/masthead.integrations.v1.${service}`]);
+    }
+  });
+
+  it('operators set partner settings with the admin CLI', async () => {
+    const tenant = await createTenant(s.stack);
+    const set = await adminCli(s, [
+      'set-partner-settings',
+      '--partner-id',
+      String(tenant.partnerId),
+      '--settings',
+      '{"delay_downgrade":true}',
+    ]);
+    expect(JSON.parse(set.stdout)).toEqual({ id: tenant.partnerId, title: expect.any(String), settings: { delay_downgrade: true } });
+    await eventually(async () => {
+      const answer = await s.api('/integrations/resource-settings', { headers: { resource: tenant.publicKey } });
+      return (answer.body as Record<string, unknown>)['delay_downgrade'] === true ? true : undefined;
+    });
+    await expect(adminCli(s, ['set-partner-settings', '--partner-id', '999999', '--settings', '{}'])).rejects.toMatchObject({
+      stderr: expect.stringContaining('Partner does not exist'),
     });
   });
 });

@@ -7,6 +7,14 @@ interface WebhookRoute<N extends EventName> {
   data: (payload: DomainEvents[N]) => Record<string, unknown>;
 }
 
+/** What every membership webhook says of its membership. */
+const membership = (p: DomainEvents['membership_detached']) => ({
+  membership_id: p.membership_id,
+  user_id: p.user_id,
+  subscription_id: p.pricing_id,
+  plan_id: p.plan_id,
+});
+
 /**
  * Domain events → webhook types (docs/adr/0173). One row per event a publisher may subscribe
  * to; a new event of the catalogue (membership renewal and expiry, payments) becomes a webhook by
@@ -19,30 +27,9 @@ const ROUTES: { [N in EventName]?: WebhookRoute<N> } = {
   user_marketing_opt_ins_changed: { type: 'member.marketing_changed', data: (p) => ({ user_id: p.user_id, opt_ins: p.opt_ins }) },
   member_suspended: { type: 'member.suspended', data: (p) => ({ user_id: p.user_id }) },
   member_profile_removed: { type: 'member.removed', data: (p) => ({ user_id: p.user_id }) },
-  membership_created: {
-    type: 'membership.created',
-    data: (p) => ({
-      membership_id: p.membership_id,
-      user_id: p.user_id,
-      subscription_id: p.pricing_id,
-      plan_id: p.plan_id,
-      source: p.source,
-    }),
-  },
-  membership_renewal_changed: {
-    type: 'membership.renewal_changed',
-    data: (p) => ({
-      membership_id: p.membership_id,
-      user_id: p.user_id,
-      subscription_id: p.pricing_id,
-      plan_id: p.plan_id,
-      autorenew: p.autorenew,
-    }),
-  },
-  membership_detached: {
-    type: 'membership.cancelled',
-    data: (p) => ({ membership_id: p.membership_id, user_id: p.user_id, subscription_id: p.pricing_id, plan_id: p.plan_id }),
-  },
+  membership_created: { type: 'membership.created', data: (p) => ({ ...membership(p), source: p.source }) },
+  membership_renewal_changed: { type: 'membership.renewal_changed', data: (p) => ({ ...membership(p), autorenew: p.autorenew }) },
+  membership_detached: { type: 'membership.cancelled', data: membership },
   user_add_payment_method: {
     type: 'payment_method.added',
     data: (p) => ({ user_id: p.user_id, payment_method_id: p.payment_method_id, pay_system: p.pay_system, mode: p.mode }),
