@@ -1,14 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  developmentKeyRing,
-  keyRingOrDevelopment,
-  keyRingSetting,
-  open,
-  parseKeyRing,
-  seal,
-  SecretUnavailable,
-} from '../src/secrets/index.js';
+import { keyRingOrDevelopment, keyRingSetting, open, parseKeyRing, seal, SecretUnavailable } from '../src/secrets/index.js';
 
 const key = () => randomBytes(32).toString('base64');
 
@@ -59,7 +51,7 @@ describe('secret box', () => {
     expect(setting.safeParse(undefined).success).toBe(true);
     expect(setting.safeParse(`k1:${key()}`).success).toBe(true);
     expect(setting.safeParse('k1:short').error?.issues[0]?.message).toMatch(/32 bytes/);
-    const development = developmentKeyRing('a-development-seed-of-32-chars!!');
+    const development = `dev:${key()}`;
     expect(keyRingOrDevelopment(undefined, 'test', development)?.current.id).toBe('dev');
     expect(keyRingOrDevelopment(undefined, 'production', development)).toBeNull();
     expect(keyRingOrDevelopment(`k9:${key()}`, 'production', development)?.current.id).toBe('k9');

@@ -1,9 +1,9 @@
 import { ConfigError, loadConfig, serviceAddresses, serviceEnv } from '@masthead/core/config';
-import { developmentKeyRing, keyRingOrDevelopment, keyRingSetting, type KeyRing } from '@masthead/core/secrets';
+import { keyRingOrDevelopment, keyRingSetting, type KeyRing } from '@masthead/core/secrets';
 import { z } from 'zod';
 
 /** Development and tests only: public, so refused in production (productionProblems). */
-const DEVELOPMENT_KEY_RING = developmentKeyRing('masthead-integrations-dev-key!!!');
+const DEVELOPMENT_KEY_RING = `dev:${Buffer.alloc(32, 'masthead-integrations-dev-only-k').toString('base64')}`;
 
 const milliseconds = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);

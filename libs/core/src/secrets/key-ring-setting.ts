@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { parseKeyRing, type KeyRing } from './secret-box.js';
 
 /**
- * A key-ring variable of a service's config (`<SERVICE>_SECRETS_KEYS`, docs/adr/0120): optional,
- * and when set it must parse, so a bad ring fails at boot with parseKeyRing's reason.
+ * An environment setting that holds a key ring (`id:base64(32 bytes)[,id:…]`, the first key
+ * sealing): optional, and refused at boot, with the parser's reason, when malformed.
  */
 export const keyRingSetting = () =>
   z
@@ -17,14 +17,12 @@ export const keyRingSetting = () =>
       }
     });
 
-/** A fixed ring for development and tests, from a 32-character seed: public, so never for production. */
-export const developmentKeyRing = (seed: string): string => `dev:${Buffer.alloc(32, seed).toString('base64')}`;
-
 /**
- * The ring a service seals with: the configured one; unset, the development ring outside
- * production and none in production (the service then refuses to store or use secrets).
+ * The ring a service seals provider secrets with: the configured one; outside production, when
+ * none is configured, the public `developmentRing` (so that tests and `npm start` need no setup);
+ * null in production without one (the service then stores and uses no secret).
  */
-export function keyRingOrDevelopment(configured: string | undefined, environment: string, developmentRing: string): KeyRing | null {
+export function keyRingOrDevelopment(configured: string | undefined, mastheadEnv: string, developmentRing: string): KeyRing | null {
   if (configured) return parseKeyRing(configured);
-  return environment === 'production' ? null : parseKeyRing(developmentRing);
+  return mastheadEnv === 'production' ? null : parseKeyRing(developmentRing);
 }

@@ -1,6 +1,6 @@
 import type { SealedSecret } from '@masthead/core/secrets';
 import { Schema, type Connection, type Model } from 'mongoose';
-import { sealedSecretSchema } from '../support/sealed-secret.schema.js';
+import { sealedSecretSchema } from '@masthead/core/mongo';
 
 /** One resource's captcha settings; `_id` is the resource ID, 0 the global record. */
 export interface CaptchaRecord {

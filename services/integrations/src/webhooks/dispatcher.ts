@@ -7,6 +7,7 @@ import type { WebhookAttemptRecord, WebhookDeliveryRecord } from './delivery.sch
 import type { EndpointRepository } from './endpoint.repository.js';
 import type { WebhookEndpointRecord } from './endpoint.schema.js';
 import type { SendResult, WebhookSender } from './sender.js';
+import { mapLimit } from '../support/map-limit.js';
 
 /** Binds an endpoint's sealed secret to its resource (docs/adr/0171). */
 export const endpointSecretAad = (resourceId: number): string => `webhook-endpoint:${resourceId}`;
@@ -69,7 +70,7 @@ export class WebhookDispatcher {
     let made = 0;
     for (;;) {
       const due = await deliveries.due(now(), concurrency * 4);
-      const outcomes = await mapLimited(due, concurrency, (delivery) => this.attempt(delivery));
+      const outcomes = await mapLimit(due, concurrency, (delivery) => this.attempt(delivery));
       made += outcomes.filter(Boolean).length;
       // A short batch was everything due; a full one may have left more behind.
       if (due.length < concurrency * 4 || outcomes.every((sent) => !sent)) return made;
@@ -169,17 +170,3 @@ const failed = (delivery: WebhookDeliveryRecord, result: SendResult): AttemptRes
   nextAttemptAt: null,
   windowFailures: delivery.window_failures + 1,
 });
-
-/** `task` over `items`, at most `limit` at a time, results in order. */
-async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}

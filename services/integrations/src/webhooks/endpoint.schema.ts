@@ -1,6 +1,6 @@
 import type { SealedSecret } from '@masthead/core/secrets';
 import { Schema, type Connection, type Model } from 'mongoose';
-import { sealedSecretSchema } from '../support/sealed-secret.schema.js';
+import { sealedSecretSchema } from '@masthead/core/mongo';
 
 /** A publisher's endpoint for one resource. */
 export interface WebhookEndpointRecord {

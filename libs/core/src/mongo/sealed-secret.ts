@@ -1,7 +1,7 @@
-import type { SealedSecret } from '@masthead/core/secrets';
 import { Schema } from 'mongoose';
+import type { SealedSecret } from '../secrets/index.js';
 
-/** A value sealed with `@masthead/core/secrets`, embedded in the record it belongs to. */
+/** A sealed secret as a sub-document (`@masthead/core/secrets`): key ID, IV, tag, ciphertext. */
 export const sealedSecretSchema = new Schema<SealedSecret>(
   {
     key_id: { type: String, required: true },
