@@ -10,7 +10,8 @@ import { WebhooksServiceService } from '@masthead/proto/integrations/webhooks';
 import { CaptchaRepository } from './captcha/captcha.repository.js';
 import { captchaModel } from './captcha/captcha.schema.js';
 import { CaptchaService, captchaSecretAad } from './captcha/captcha.service.js';
-import { keyRingOf, type IntegrationsConfig } from './config.js';
+import type { IntegrationsConfig } from './config.js';
+import { providerKeyRing } from './provider-config/provider-env.js';
 import { EventNameRepository } from './events/event-name.repository.js';
 import { EventNameService } from './events/event-names.service.js';
 import { EventSubmissionService } from './events/event-submission.service.js';
@@ -44,7 +45,8 @@ export interface PlatformAreas {
  */
 export async function startPlatformAreas(runtime: ServiceRuntime, config: IntegrationsConfig): Promise<PlatformAreas> {
   const { db, events, logger, nats } = runtime;
-  const ring = keyRingOf(config);
+  // One ring for every secret integrations stores (docs/adr/0171).
+  const ring = providerKeyRing(config);
   if (!ring) runtime.logger.warn('INTEGRATIONS_SECRETS_KEYS is not set: captcha and webhook secrets can be neither stored nor used');
   const now = () => new Date();
   const accounts = createClient('accounts', { accounts: config.ACCOUNTS_ADDR }, { defaultDeadlineMs: config.GRPC_DEADLINE_MS });

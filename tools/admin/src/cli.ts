@@ -15,6 +15,13 @@ import {
   PLATFORM_STRING_OPTIONS,
   PLATFORM_USAGE,
 } from './platform-commands.js';
+import {
+  PROVIDER_FLAG_OPTIONS,
+  PROVIDER_MULTIPLE_OPTIONS,
+  PROVIDER_STRING_OPTIONS,
+  PROVIDER_USAGE,
+  providerCommands,
+} from './provider-commands.js';
 
 const USAGE = `masthead-admin <command> [options]
 
@@ -65,7 +72,7 @@ Commands:
                                         (POST /invite-activation grants it); without --code a random
                                         40-character code; --activations-limit 0 or absent: no cap;
                                         --email binds the code to that member's email
-${PLATFORM_USAGE}`;
+${PLATFORM_USAGE}${PROVIDER_USAGE}`;
 
 /** A service account as the operator sees it: no key, no hash. */
 const showServiceAccount = (account: ServiceAccount | undefined) =>
@@ -253,6 +260,7 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
     process.stderr.write('The token is shown once and works once; hand it to the member at once.\n');
     return { user_id: issued.userId, token: issued.token, path: `/auth/external/${issued.token}`, expires: issued.expires };
   },
+  ...providerCommands({ text, integer, optional, list, readStdin, usageError: (message) => new UsageError(message) }),
 };
 
 const STRING_OPTIONS = [
@@ -285,9 +293,10 @@ const STRING_OPTIONS = [
   'end-date',
   'description',
   ...PLATFORM_STRING_OPTIONS,
+  ...PROVIDER_STRING_OPTIONS,
 ];
-const MULTIPLE_OPTIONS = ['grant', ...PLATFORM_MULTIPLE_OPTIONS];
-const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams', ...PLATFORM_FLAG_OPTIONS];
+const MULTIPLE_OPTIONS = ['grant', ...PLATFORM_MULTIPLE_OPTIONS, ...PROVIDER_MULTIPLE_OPTIONS];
+const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams', ...PLATFORM_FLAG_OPTIONS, ...PROVIDER_FLAG_OPTIONS];
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;

@@ -23,6 +23,10 @@ import { ProfileServiceService } from '@masthead/proto/identity/profile';
 import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
 import { SocialIdentityServiceService } from '@masthead/proto/identity/social';
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
+import { AudienceServiceService } from '@masthead/proto/integrations/audience';
+import { CrmServiceService } from '@masthead/proto/integrations/crm';
+import { ListManagerServiceService } from '@masthead/proto/integrations/listmgr';
+import { ProviderConfigServiceService } from '@masthead/proto/integrations/provider_config';
 import { CaptchaServiceService } from '@masthead/proto/integrations/captcha';
 import { PublicEventsServiceService } from '@masthead/proto/integrations/public_events';
 import { ResourceSettingsServiceService } from '@masthead/proto/integrations/resource_settings';
@@ -81,6 +85,14 @@ export const SERVICE_CLIENTS = {
   /** Team invites, invitation codes, validation and activation (document 2 C, D). */
   invitations: { definition: InvitationsServiceService, process: 'community' },
   integrations: { definition: IntegrationsServiceService, process: 'integrations' },
+  /** The email-list provider `audience` (document 2 H; ADR 0160). */
+  audience: { definition: AudienceServiceService, process: 'integrations' },
+  /** The CRM provider `crm`: stored tags and a member's contact tags (document 2 H). */
+  crm: { definition: CrmServiceService, process: 'integrations' },
+  /** The email-list provider `listmgr`: stored lists and a member's list states (document 2 H). */
+  listmgr: { definition: ListManagerServiceService, process: 'integrations' },
+  /** Provider settings and sealed secrets per resource: in, never out (ADR 0164). Operators only. */
+  providerConfig: { definition: ProviderConfigServiceService, process: 'integrations' },
   /** Published templates for embeds (document 2 K). */
   templates: { definition: TemplatesServiceService, process: 'integrations' },
   /** Inherited resource settings for embeds (document 2 K). */
