@@ -5,7 +5,7 @@ import { checkoutRequest } from '../handlers/checkout-items.js';
 import { pageAndFilterRequest } from '../handlers/memberships.js';
 import * as resourceTransactions from '../handlers/resource-transactions.js';
 import * as transactions from '../handlers/transactions.js';
-import { receiveCardProviderEvent } from '../handlers/webhooks.js';
+import { receiveCardProviderEvent } from '../handlers/cardprovider-webhooks.js';
 import * as connect from '../handlers/cardprovider-connect.js';
 import * as legacy from '../handlers/legacy-sources.js';
 import * as sources from '../handlers/payment-sources.js';

@@ -4,6 +4,8 @@ import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
 import type { IntegrationsConfig } from './config.js';
 import { integrationsHandlers } from './grpc/handlers.js';
+import { startPlatformAreas } from './platform.js';
+import { startProvidersModule } from './providers.module.js';
 
 export type { IntegrationsConfig } from './config.js';
 export { integrationsEnv, loadIntegrationsConfig } from './config.js';
@@ -19,5 +21,11 @@ export async function startIntegrationsService(config: IntegrationsConfig, logge
     definition: IntegrationsServiceService,
     implementation: integrationsHandlers(),
   };
-  return serveRuntime(runtime, config.GRPC_LISTEN, [service]);
+  const providers = await startProvidersModule(runtime, config);
+  // Templates, resource and captcha settings, event submission, signed outbound webhooks.
+  const platform = await startPlatformAreas(runtime, config);
+  return serveRuntime(runtime, config.GRPC_LISTEN, [service, ...providers.services, ...platform.services], async () => {
+    await platform.stop();
+    await providers.stop();
+  });
 }

@@ -1,173 +1,213 @@
-import { randomBytes } from 'node:crypto';
-import Stripe from 'stripe';
-import { describe, expect, it } from 'vitest';
-import { billingKit, CARDS } from './billing-support.js';
-import type { Json } from './catalog-support.js';
-import { anyRequestId, collectEvents, eventWhere, useStack } from './support.js';
+import { createMember, createTenant, type StackOptions, type Tenant } from '@masthead/testkit';
+import { startWebhookReceiver, verifyWebhook, type ReceivedWebhook, type WebhookReceiver } from '@masthead/service-testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { catalogKit } from './catalog-support.js';
+import { adminCli, privateNats } from './integrations-platform-support.js';
+import { anyIsoDate, eventually, useStack } from './support.js';
 
-const SECRET = 'whsec_masthead_test_endpoint';
-const OTHER_SECRET = 'whsec_masthead_other_endpoint';
+interface CreatedEndpoint {
+  id: number;
+  resource_id: number;
+  url: string;
+  event_types: string[];
+  active: boolean;
+  secret: string;
+}
 
 /**
- * POST /webhooks/cardprovider (docs/adr/0147): events signed with the SDK's test-header helper,
- * verified with the endpoint secret, deduplicated by event ID, and applied from the object's
- * current state at the provider (localstripe), so that duplicates and out-of-order deliveries
- * change nothing they should not.
+ * Signed outbound webhooks end to end: domain events of requests through the gateway reach the
+ * publisher's endpoint (configured with the admin CLI), signed after Standard Webhooks.
  */
-describe('card-provider webhooks', () => {
-  const s = useStack({ env: { CARDPROVIDER_WEBHOOK_SECRETS: `${OTHER_SECRET}, ${SECRET}` } });
-  const { provider, shop, buyer, item, pay, memberships } = billingKit(s);
-  const error = (code: string) => ({ error: code, error_description: expect.any(String), req_guid: anyRequestId });
-
-  /** A provider event around `object` (a snapshot: billing refetches the object itself). */
-  const event = (type: string, object: Json, id = `evt_${randomBytes(8).toString('hex')}`) => ({
-    id,
-    object: 'event',
-    api_version: '2026-10-28.endive',
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type,
-    data: { object },
+describe('signed outbound webhooks', () => {
+  // A NATS of this file's own: other files' stacks reuse resource IDs on the run's shared stream.
+  let nats: Awaited<ReturnType<typeof privateNats>>;
+  const options: Partial<StackOptions> = {};
+  beforeAll(async () => {
+    nats = await privateNats();
+    options.natsUrl = nats.url;
   });
-  const deliver = (body: Json, options: { secret?: string; timestamp?: number; signature?: string } = {}) => {
-    const payload = JSON.stringify(body);
-    const signature =
-      options.signature ??
-      Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? SECRET, timestamp: options.timestamp });
-    return s.api('/webhooks/cardprovider', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-      raw: payload,
-    });
+  const s = useStack(options);
+  afterAll(() => nats?.stop());
+  const kit = catalogKit(s);
+  const receivers: WebhookReceiver[] = [];
+  afterEach(async () => {
+    await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+  });
+
+  const receiver = async (answer?: Parameters<typeof startWebhookReceiver>[0]) => {
+    const started = await startWebhookReceiver(answer);
+    receivers.push(started);
+    return started;
   };
-  const transactionOf = (userId: number) => s.db('billing').collection('transactions').findOne({ user_id: userId });
-  const history = async (membershipId: unknown) =>
-    (await s.db('catalog').collection('membership_history').find({ membership_id: membershipId }).sort({ _id: 1 }).toArray()).map(
-      (row) => row['action'],
-    );
+  const subscribe = async (tenant: Tenant, url: string, ...types: string[]): Promise<CreatedEndpoint> => {
+    const args = [
+      'create-webhook-endpoint',
+      '--resource-id',
+      String(tenant.resourceId),
+      '--url',
+      url,
+      ...types.flatMap((type) => ['--event-type', type]),
+    ];
+    const { stdout, stderr } = await adminCli(s, args);
+    expect(stderr).toContain('shown once');
+    return JSON.parse(stdout) as CreatedEndpoint;
+  };
+  const ofType = (target: WebhookReceiver, secret: string, type: string) =>
+    target.received.filter((request) => verifyWebhook(secret, request).type === type);
+  const received = (target: WebhookReceiver, secret: string, type: string, count = 1) =>
+    eventually(async () => {
+      const found = ofType(target, secret, type);
+      return found.length >= count ? found : undefined;
+    }, 20_000);
 
-  /** A member whose 3-D Secure payment waits for them: the intent and its client secret. */
-  async function waitingPayment() {
-    const { tenant, pricing } = await shop();
-    const m = await buyer(tenant, CARDS.threeDSecure);
-    const answer = await pay(m.headers, [item(pricing.id)], 'sca');
-    expect(answer.body['status']).toBe('requires_action');
-    const [intent] = await provider.paymentIntentsOf(m.customerId);
-    return { tenant, pricing, m, intent: intent!, secret: answer.body['client_secret'] as string };
-  }
+  it('a sign-in reaches the endpoint signed, and answers without waiting for it', async () => {
+    const tenant = await createTenant(s.stack);
+    const member = await createMember(s.stack, tenant);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const endpoint = await receiver(() => ({ hold: held }));
+    const created = await subscribe(tenant, endpoint.url, 'member.logged_in');
+    expect(created).toEqual({
+      id: expect.any(Number),
+      resource_id: tenant.resourceId,
+      url: endpoint.url,
+      event_types: ['member.logged_in'],
+      active: true,
+      description: '',
+      secret_key_id: 'dev',
+      created_at: anyIsoDate,
+      secret: expect.stringMatching(/^whsec_/),
+    });
 
-  it('refuses what does not verify: 400 invalid_signature', async () => {
-    const body = event('payment_intent.succeeded', { id: 'pi_unknown', object: 'payment_intent' });
-    const unsigned = await s.api('/webhooks/cardprovider', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      raw: JSON.stringify(body),
+    const signIn = await s.api('/authorization', {
+      headers: { resource: tenant.publicKey },
+      json: { email: member.email, password: member.password },
     });
-    expect([unsigned.status, unsigned.body]).toEqual([400, error('invalid_signature')]);
-    expect((await deliver(body, { secret: 'whsec_someone_else' })).body).toEqual(error('invalid_signature'));
-    const old = await deliver(body, { timestamp: Math.floor(Date.now() / 1000) - 3600 });
-    expect([old.status, old.body]).toEqual([400, error('invalid_signature')]);
-    const payload = JSON.stringify(body);
-    const tampered = await s.api('/webhooks/cardprovider', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
-      },
-      raw: payload.replace('pi_unknown', 'pi_other'),
-    });
-    expect([tampered.status, tampered.body]).toEqual([400, error('invalid_signature')]);
-    // Either configured secret verifies (a rotation); an event about nothing of ours is ignored.
-    expect((await deliver(body, { secret: OTHER_SECRET })).body).toEqual({ received: true, duplicate: false, ignored: true });
-    expect((await deliver(event('customer.created', { id: 'cus_x', object: 'customer' }))).body).toEqual({
-      received: true,
-      duplicate: false,
-      ignored: true,
+    // Answered while the endpoint holds the webhook unanswered.
+    expect(signIn.status).toBe(200);
+    const [request] = await received(endpoint, created.secret, 'member.logged_in');
+    release();
+    expect(request!.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/);
+    expect(Math.abs(Number(request!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+    expect(request!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    expect(verifyWebhook(created.secret, request!)).toEqual({
+      type: 'member.logged_in',
+      timestamp: anyIsoDate,
+      data: { resource_id: tenant.resourceId, user_id: member.id, session_id: signIn.body['session_id'], source_type: null },
     });
   });
 
-  it('completes a 3-D Secure checkout when the payment succeeded, once, whatever arrives again or late', async () => {
-    const { tenant, m, intent, secret } = await waitingPayment();
-    await provider.authenticate(intent['id'] as string, secret);
-    // The event's snapshot still says `requires_action`: billing asks the provider.
-    const succeeded = event('payment_intent.succeeded', { ...intent });
-    expect((await deliver(succeeded)).body).toEqual({ received: true, duplicate: false, ignored: false });
-    expect(await transactionOf(m.member.id)).toMatchObject({ status: 'succeeded', payment_id: intent['id'] });
-    const [membership] = await memberships(tenant, m.member.id);
-    expect(membership).toMatchObject({ active: true });
-    // The same event again: acknowledged, nothing repeated.
-    expect((await deliver(succeeded)).body).toEqual({ received: true, duplicate: true, ignored: false });
-    // An older event of the same intent, delivered late: the current state stands.
-    expect((await deliver(event('payment_intent.payment_failed', { ...intent, status: 'requires_payment_method' }))).status).toBe(200);
-    expect(await transactionOf(m.member.id)).toMatchObject({ status: 'succeeded' });
-    expect(await memberships(tenant, m.member.id)).toHaveLength(1);
-    expect(await history(membership!['_id'])).toEqual(['created']);
-    // The client's own retry answers the completed checkout.
-    const retry = await pay(m.headers, [item(membership!['pricing_id'] as number)], 'sca');
-    expect([retry.status, retry.body['status']]).toEqual([200, 'succeeded']);
-  });
+  it("sends each endpoint its own resource's events of the types it chose", async () => {
+    const [mine, theirs] = [await createTenant(s.stack), await createTenant(s.stack)];
+    const [myEndpoint, theirEndpoint] = [await receiver(), await receiver()];
+    const mineCreated = await subscribe(mine, myEndpoint.url, 'membership.created');
+    const theirsCreated = await subscribe(theirs, theirEndpoint.url);
 
-  it('fails the checkout when the member failed 3-D Secure, and a late success snapshot does not revive it', async () => {
-    const { tenant, m, intent, secret } = await waitingPayment();
-    await provider.authenticate(intent['id'] as string, secret, false);
-    expect((await deliver(event('payment_intent.payment_failed', { ...intent }))).status).toBe(200);
-    expect(await transactionOf(m.member.id)).toMatchObject({ status: 'failed' });
-    expect(await memberships(tenant, m.member.id)).toEqual([]);
-    expect((await deliver(event('payment_intent.succeeded', { ...intent, status: 'succeeded' }))).status).toBe(200);
-    expect(await transactionOf(m.member.id)).toMatchObject({ status: 'failed' });
-    expect(await memberships(tenant, m.member.id)).toEqual([]);
-  });
+    const theirMember = await createMember(s.stack, theirs);
+    await kit.signIn(theirs, theirMember);
+    const myMember = await createMember(s.stack, mine);
+    await kit.signIn(mine, myMember);
+    const plan = await kit.plan(mine, 'digital');
+    const pricing = await kit.pricing(plan.id, 'Monthly');
+    const membershipId = await kit.grant(mine, myMember.id, pricing.id);
 
-  it('mirrors refunds from the charge, in any order; a full refund ends the membership', async () => {
-    const refunded = collectEvents(s.nats, 'transaction_refunded');
-    const { tenant, pricing } = await shop();
-    const m = await buyer(tenant);
-    expect((await pay(m.headers, [item(pricing.id)])).status).toBe(200);
-    const paid = await transactionOf(m.member.id);
-    const charge = await provider.charge(paid!['charge_id'] as string);
-    await provider.refund(paid!['payment_id'] as string, 400);
-    const partial = event('charge.refunded', { ...charge, amount_refunded: 400, refunded: false });
-    // The rest, named: the fake refunds the whole amount again when none is given.
-    await provider.refund(paid!['payment_id'] as string, 599);
-    const full = event('charge.refunded', { ...charge, amount_refunded: 999, refunded: true });
-    // The newer event first, the older one after: both read the charge as it is now.
-    expect((await deliver(full)).status).toBe(200);
-    expect((await deliver(partial)).status).toBe(200);
-    const after = await transactionOf(m.member.id);
-    expect(after).toMatchObject({ status: 'refunded', amount_refunded: 999 });
-    // Refunds of one second keep the provider's order among themselves.
-    expect((after!['refunds'] as Json[]).map((refund) => refund['amount']).sort()).toEqual([400, 599]);
-    const [membership] = await s
-      .db('catalog')
-      .collection('memberships')
-      .find({ resource_id: tenant.resourceId, user_id: m.member.id })
-      .toArray();
-    expect(membership).toMatchObject({ active: false });
-    expect(await history(membership!['_id'])).toEqual(['created', 'refunded']);
-    expect((await eventWhere(refunded, 'transaction_id', paid!['_id']))['payload']).toMatchObject({
-      status: 'refunded',
-      amount_refunded: 999,
+    const [membership] = await received(myEndpoint, mineCreated.secret, 'membership.created');
+    expect(verifyWebhook(mineCreated.secret, membership!).data).toEqual({
+      resource_id: mine.resourceId,
+      membership_id: membershipId,
+      user_id: myMember.id,
+      subscription_id: pricing.id,
+      plan_id: plan.id,
+      source: expect.any(String),
     });
-    // The member's summary shows them.
-    const summary = await s.api(`/user/transactions/${paid!['_id'] as unknown as number}`, { headers: m.headers });
-    expect(summary.body).toMatchObject({ status: 'refunded', amount_refunded: 999 });
-    expect((summary.body['refunds'] as Json[]).map((refund) => refund['amount']).sort()).toEqual([400, 599]);
+    await received(theirEndpoint, theirsCreated.secret, 'member.logged_in');
+    // My endpoint chose memberships only; theirs saw only their own resource.
+    expect(myEndpoint.received.map((request) => verifyWebhook(mineCreated.secret, request).type)).toEqual(['membership.created']);
+    for (const request of theirEndpoint.received)
+      expect(verifyWebhook(theirsCreated.secret, request).data['resource_id']).toBe(theirs.resourceId);
+    expect(
+      theirEndpoint.received.some(
+        (request: ReceivedWebhook) => verifyWebhook(theirsCreated.secret, request).data['user_id'] === myMember.id,
+      ),
+    ).toBe(false);
   });
 
-  it('records disputes; a lost one ends the membership and an older event does not reopen it', async () => {
-    const { tenant, pricing } = await shop();
-    const m = await buyer(tenant);
-    expect((await pay(m.headers, [item(pricing.id)])).status).toBe(200);
-    const paid = await transactionOf(m.member.id);
-    const dispute = (status: string) => ({ id: 'dp_1', object: 'dispute', charge: paid!['charge_id'], amount: 999, status });
-    expect((await deliver(event('charge.dispute.created', dispute('needs_response')))).status).toBe(200);
-    expect(await transactionOf(m.member.id)).toMatchObject({ dispute: { id: 'dp_1', status: 'needs_response' } });
-    expect((await memberships(tenant, m.member.id))[0]).toMatchObject({ active: true });
-    expect((await deliver(event('charge.dispute.closed', dispute('lost')))).status).toBe(200);
-    expect((await deliver(event('charge.dispute.updated', dispute('under_review')))).status).toBe(200);
-    expect(await transactionOf(m.member.id)).toMatchObject({ dispute: { status: 'lost' } });
-    expect(await memberships(tenant, m.member.id)).toEqual([]);
+  it('keeps a delivery log per endpoint that operators read and replay with the admin CLI', async () => {
+    const tenant = await createTenant(s.stack);
+    const member = await createMember(s.stack, tenant);
+    const endpoint = await receiver((_request, index) => ({ status: index === 0 ? 500 : 200 }));
+    const created = await subscribe(tenant, endpoint.url, 'member.logged_in');
+    await kit.signIn(tenant, member);
+    await received(endpoint, created.secret, 'member.logged_in');
+    const ref = ['--resource-id', String(tenant.resourceId), '--endpoint-id', String(created.id)];
+    const [entry] = JSON.parse((await adminCli(s, ['list-webhook-deliveries', ...ref])).stdout) as Array<Record<string, unknown>>;
+    // The first answer was a 500: pending, its next attempt 30 s later.
+    expect(entry).toEqual({
+      id: expect.stringMatching(new RegExp(`^${created.id}:`)),
+      webhook_id: endpoint.received[0]!.headers['webhook-id'],
+      type: 'member.logged_in',
+      status: 'pending',
+      attempts: 1,
+      next_attempt_at: anyIsoDate,
+      retry_until: anyIsoDate,
+      created_at: anyIsoDate,
+      delivered_at: null,
+      last_status_code: 500,
+      last_error: 'HTTP 500',
+      attempt_log: [
+        { attempt: 1, outcome: 'failed', started_at: anyIsoDate, finished_at: anyIsoDate, status_code: 500, error: 'HTTP 500' },
+      ],
+    });
+    // Pending ones are not replayed (they are in line already); `--status all` names them too.
+    expect(JSON.parse((await adminCli(s, ['replay-webhook-deliveries', ...ref, '--status', 'all'])).stdout)).toEqual({ replayed: 0 });
+
+    // Pausing fails it at its next attempt; after resuming, a replay sends it with the same webhook-id.
+    await adminCli(s, ['pause-webhook-endpoint', ...ref]);
+    await s
+      .db('integrations')
+      .collection('webhook_deliveries')
+      .updateOne({ _id: entry!['id'] as never }, { $set: { next_attempt_at: new Date() } });
+    await eventually(async () => {
+      const [now] = JSON.parse((await adminCli(s, ['list-webhook-deliveries', ...ref])).stdout) as Array<Record<string, unknown>>;
+      return now!['status'] === 'failed' ? now : undefined;
+    });
+    await adminCli(s, ['resume-webhook-endpoint', ...ref]);
+    expect(JSON.parse((await adminCli(s, ['replay-webhook-deliveries', ...ref])).stdout)).toEqual({ replayed: 1 });
+    await eventually(async () => (endpoint.received.length === 2 ? true : undefined));
+    expect(endpoint.received[1]!.headers['webhook-id']).toBe(endpoint.received[0]!.headers['webhook-id']);
+    expect(endpoint.received[1]!.body).toBe(endpoint.received[0]!.body);
+    const [delivered] = await eventually(async () => {
+      const log = JSON.parse((await adminCli(s, ['list-webhook-deliveries', ...ref, '--status', 'delivered'])).stdout) as Array<
+        Record<string, unknown>
+      >;
+      return log.length === 1 ? log : undefined;
+    });
+    expect((delivered!['attempt_log'] as Array<Record<string, unknown>>).map((attempt) => attempt['outcome'])).toEqual([
+      'failed',
+      'failed',
+      'succeeded',
+    ]);
+
+    // Another resource's operator reference finds no such endpoint.
+    const other = await createTenant(s.stack);
+    await expect(
+      adminCli(s, ['list-webhook-deliveries', '--resource-id', String(other.resourceId), '--endpoint-id', String(created.id)]),
+    ).rejects.toMatchObject({
+      stderr: expect.stringContaining('Webhook endpoint not found'),
+    });
+  });
+
+  it('refuses endpoints that are not https (http only to loopback outside production) and unknown types', async () => {
+    const tenant = await createTenant(s.stack);
+    await expect(subscribe(tenant, 'http://hooks.example.test/in')).rejects.toMatchObject({
+      stderr: expect.stringContaining('url: https is required (http only to a loopback host outside production)'),
+    });
+    await expect(subscribe(tenant, 'https://hooks.example.test/in', 'member.teleported')).rejects.toMatchObject({
+      stderr: expect.stringContaining('Unknown event type member.teleported'),
+    });
+    const types = JSON.parse((await adminCli(s, ['list-webhook-event-types'])).stdout) as Array<{ type: string; source_event: string }>;
+    expect(types).toContainEqual({ type: 'member.signed_up', source_event: 'user_signup' });
+    expect(types).toContainEqual({ type: 'membership.cancelled', source_event: 'membership_detached' });
+    expect(JSON.parse((await adminCli(s, ['list-webhook-endpoints', '--resource-id', String(tenant.resourceId)])).stdout)).toEqual([]);
   });
 });

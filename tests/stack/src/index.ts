@@ -3,3 +3,4 @@ export * from './http.js';
 export * from './tenant.js';
 export * from './connect-oauth.js';
 export * from './billing-process.js';
+export * from './fake-providers/index.js';

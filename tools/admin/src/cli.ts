@@ -1,18 +1,34 @@
 #!/usr/bin/env node
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ServiceAccountStatus, type ServiceAccount } from '@masthead/proto/accounts/service_accounts';
 import type { ConnectionSummary } from '@masthead/proto/billing/connection';
-import type { PromoCode } from '@masthead/proto/billing/promos';
 import type { Invitation } from '@masthead/proto/community/teams';
 import { relationshipStatusToJSON, type RelationshipStatus } from '@masthead/proto/identity';
 import { adminClients, type AdminClients } from './clients.js';
+import { integer, list, optional, readStdin, text, UsageError, type Values } from './args.js';
 import { loadFixture, parseFixture } from './fixture.js';
+import {
+  PLATFORM_COMMANDS,
+  PLATFORM_FLAG_OPTIONS,
+  PLATFORM_MULTIPLE_OPTIONS,
+  PLATFORM_STRING_OPTIONS,
+  PLATFORM_USAGE,
+} from './platform-commands.js';
+import {
+  PROVIDER_FLAG_OPTIONS,
+  PROVIDER_MULTIPLE_OPTIONS,
+  PROVIDER_STRING_OPTIONS,
+  PROVIDER_USAGE,
+  providerCommands,
+} from './provider-commands.js';
+import { PROMO_COMMANDS, PROMO_FLAG_OPTIONS, PROMO_MULTIPLE_OPTIONS, PROMO_STRING_OPTIONS, PROMO_USAGE } from './promo-commands.js';
 
 const USAGE = `masthead-admin <command> [options]
 
 Talks to the services' internal gRPC APIs (addresses from ACCOUNTS_ADDR, IDENTITY_ADDR, CATALOG_ADDR, BILLING_ADDR,
-COMMUNITY_ADDR).
+COMMUNITY_ADDR, INTEGRATIONS_ADDR).
 
 Commands:
   load-fixture <file> [--force]         create or update partners, resources, plans, pricings and
@@ -58,43 +74,22 @@ Commands:
                                         (POST /invite-activation grants it); without --code a random
                                         40-character code; --activations-limit 0 or absent: no cap;
                                         --email binds the code to that member's email
-  create-promo --resource-id N --code C (--percent-off P | --amount-off MINOR_UNITS --currency USD)
-               [--max-uses N] [--valid-from ISO] [--valid-until ISO] [--for-pricing-id N ...]
-                                        a promo code for checkout (docs/adr/0144): --max-uses 0 or
-                                        absent: no limit; --for-pricing-id limits it to those Pricings
-  list-promos --resource-id N           the resource's promo codes with their uses
-  set-promo-active --id N (--active | --inactive)
-                                        switches a promo code on or off
-`;
-
-type Values = Record<string, string | boolean | string[] | undefined>;
-
-const text = (values: Values, name: string): string => {
-  const value = values[name];
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
-  return value;
-};
-const integer = (values: Values, name: string): number => {
-  const value = Number(text(values, name));
-  if (!Number.isSafeInteger(value)) throw new UsageError(`--${name} must be an integer`);
-  return value;
-};
-const optional = (values: Values, name: string): string | undefined =>
-  typeof values[name] === 'string' ? (values[name] as string) : undefined;
-
-const list = (values: Values, name: string): string[] => {
-  const value = values[name];
-  return Array.isArray(value) ? value : [];
-};
-
-class UsageError extends Error {}
-
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) throw new UsageError('pipe the secret key on standard input (e.g. from a secrets manager)');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
+  create-ti-event --resource-id N --title T [--description D] [--photo URL ...] [--start-date ISO]
+                  [--end-date ISO] [--inactive]
+                                        creates or updates (by title in the resource) a ticketed
+                                        event; the resource needs the setting ti_events_system
+  create-ti-ticket --ti-event-id N --title T --quantity N --price MINOR_UNITS --currency USD
+                   [--description D] [--private] [--inactive] [--unassign-limit N]
+                                        creates or updates (by title in the event) a ticket;
+                                        --unassign-limit: how often an owner may take a pass back
+                                        (default 1)
+  create-sponsorship --resource-id N --sponsor-id N --pricing-id N [--slots N] [--seats-per-slot N]
+                     [--title T] [--description D] [--purchase-key K] [--not-paying-by-sponsor]
+                     [--no-autorenew]
+                                        a sponsorship (gift) with its slots, as checkout creates
+                                        one for a purchase; --purchase-key makes a repeat answer
+                                        the first (default: a new key)
+${PROMO_USAGE}${PLATFORM_USAGE}${PROVIDER_USAGE}`;
 
 /** A service account as the operator sees it: no key, no hash. */
 const showServiceAccount = (account: ServiceAccount | undefined) =>
@@ -138,28 +133,13 @@ const showInvitation = (invite: Invitation) => ({
   created_at: invite.createdAt,
 });
 
-/** A promo code as operators read it. */
-const showPromo = (promo: PromoCode) => ({
-  id: promo.id,
-  resource_id: promo.resourceId,
-  code: promo.code,
-  discount_type: promo.discountType,
-  discount_value: promo.discountValue,
-  currency: promo.currency || null,
-  max_uses: promo.maxUses,
-  uses: promo.uses,
-  valid_from: promo.validFrom || null,
-  valid_until: promo.validUntil || null,
-  pricing_ids: promo.pricingIds,
-  active: promo.active,
-  created_at: promo.createdAt,
-});
-
 /** `RELATIONSHIP_STATUS_LOCKED` → `locked`. */
 const relationshipLabel = (status: RelationshipStatus): string =>
   relationshipStatusToJSON(status).replace('RELATIONSHIP_STATUS_', '').toLowerCase();
 
 const COMMANDS: Record<string, (clients: AdminClients, values: Values, positionals: string[]) => Promise<unknown>> = {
+  ...PLATFORM_COMMANDS,
+  ...PROMO_COMMANDS,
   'load-fixture': async (clients, values, [file]) => {
     if (!file) throw new UsageError('load-fixture needs a file');
     const fixture = parseFixture(JSON.parse(await readFile(file, 'utf8')));
@@ -169,32 +149,6 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
     return loadFixture(clients, fixture);
   },
   'create-partner': (clients, values) => clients.accounts.createPartner({ title: text(values, 'title') }),
-  'create-promo': async (clients, values) => {
-    const percent = optional(values, 'percent-off');
-    const amount = optional(values, 'amount-off');
-    if ((percent === undefined) === (amount === undefined)) throw new UsageError('give one of --percent-off and --amount-off');
-    const promo = await clients.promoCodes.createPromoCode({
-      resourceId: integer(values, 'resource-id'),
-      code: text(values, 'code'),
-      discountType: percent !== undefined ? 'percent' : 'amount',
-      discountValue: integer(values, percent !== undefined ? 'percent-off' : 'amount-off'),
-      currency: optional(values, 'currency') ?? '',
-      maxUses: optional(values, 'max-uses') === undefined ? 0 : integer(values, 'max-uses'),
-      validFrom: optional(values, 'valid-from') ?? '',
-      validUntil: optional(values, 'valid-until') ?? '',
-      pricingIds: list(values, 'for-pricing-id').map((id) => {
-        if (!/^\d+$/.test(id)) throw new UsageError('--for-pricing-id must be an integer');
-        return Number(id);
-      }),
-    });
-    return showPromo(promo);
-  },
-  'list-promos': async (clients, values) =>
-    (await clients.promoCodes.listPromoCodes({ resourceId: integer(values, 'resource-id') })).items.map(showPromo),
-  'set-promo-active': async (clients, values) => {
-    if ((values['active'] === true) === (values['inactive'] === true)) throw new UsageError('give one of --active and --inactive');
-    return showPromo(await clients.promoCodes.setPromoCodeActive({ id: integer(values, 'id'), active: values['active'] === true }));
-  },
   'create-resource': (clients, values) =>
     clients.accounts.upsertResource({
       partnerId: integer(values, 'partner-id'),
@@ -315,6 +269,41 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
         description: optional(values, 'description') ?? '',
       }),
     ),
+  'create-ti-event': (clients, values) =>
+    clients.tiEvents.upsertEvent({
+      resourceId: integer(values, 'resource-id'),
+      title: text(values, 'title'),
+      description: optional(values, 'description'),
+      active: values['inactive'] !== true,
+      photo: list(values, 'photo'),
+      startDate: optional(values, 'start-date'),
+      endDate: optional(values, 'end-date'),
+    }),
+  'create-ti-ticket': (clients, values) =>
+    clients.tiEvents.upsertTicket({
+      tiEventId: integer(values, 'ti-event-id'),
+      title: text(values, 'title'),
+      description: optional(values, 'description'),
+      quantity: integer(values, 'quantity'),
+      price: integer(values, 'price'),
+      currency: text(values, 'currency'),
+      active: values['inactive'] !== true,
+      private: values['private'] === true,
+      unassignLimit: optional(values, 'unassign-limit') === undefined ? 1 : integer(values, 'unassign-limit'),
+    }),
+  'create-sponsorship': (clients, values) =>
+    clients.sponsorships.createSponsorship({
+      resourceId: integer(values, 'resource-id'),
+      sponsorId: integer(values, 'sponsor-id'),
+      pricingId: integer(values, 'pricing-id'),
+      purchaseKey: optional(values, 'purchase-key') ?? `admin-${randomUUID()}`,
+      slots: optional(values, 'slots') === undefined ? 1 : integer(values, 'slots'),
+      seatsPerSlot: optional(values, 'seats-per-slot') === undefined ? 1 : integer(values, 'seats-per-slot'),
+      title: optional(values, 'title') ?? '',
+      description: optional(values, 'description') ?? '',
+      isPayingBySponsor: values['not-paying-by-sponsor'] !== true,
+      autorenew: values['no-autorenew'] !== true,
+    }),
   'issue-login-token': async (clients, values) => {
     const ttl = optional(values, 'ttl-seconds');
     const issued = await clients.recovery.issueExternalLoginToken({
@@ -325,6 +314,7 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
     process.stderr.write('The token is shown once and works once; hand it to the member at once.\n');
     return { user_id: issued.userId, token: issued.token, path: `/auth/external/${issued.token}`, expires: issued.expires };
   },
+  ...providerCommands({ text, integer, optional, list, readStdin, usageError: (message) => new UsageError(message) }),
 };
 
 const STRING_OPTIONS = [
@@ -357,14 +347,30 @@ const STRING_OPTIONS = [
   'start-date',
   'end-date',
   'description',
-  'percent-off',
-  'amount-off',
-  'max-uses',
-  'valid-from',
-  'valid-until',
+  'ti-event-id',
+  'quantity',
+  'unassign-limit',
+  'sponsor-id',
+  'slots',
+  'seats-per-slot',
+  'purchase-key',
+  ...PROMO_STRING_OPTIONS,
+  ...PLATFORM_STRING_OPTIONS,
+  ...PROVIDER_STRING_OPTIONS,
 ];
-const MULTIPLE_OPTIONS = ['grant', 'for-pricing-id'];
-const FLAG_OPTIONS = ['force', 'private', 'inactive', 'active', 'full-access', 'can-own-teams'];
+const MULTIPLE_OPTIONS = ['grant', 'photo', ...PROMO_MULTIPLE_OPTIONS, ...PLATFORM_MULTIPLE_OPTIONS, ...PROVIDER_MULTIPLE_OPTIONS];
+const FLAG_OPTIONS = [
+  'force',
+  'private',
+  'inactive',
+  'full-access',
+  'can-own-teams',
+  'not-paying-by-sponsor',
+  'no-autorenew',
+  ...PROMO_FLAG_OPTIONS,
+  ...PLATFORM_FLAG_OPTIONS,
+  ...PROVIDER_FLAG_OPTIONS,
+];
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;

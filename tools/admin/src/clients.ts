@@ -13,6 +13,15 @@ const ADMIN_CLIENTS = [
   'recovery',
   'connections',
   'invitations',
+  'tiEvents',
+  'sponsorships',
+  'providerConfig',
+  'crm',
+  'listmgr',
+  'templates',
+  'captcha',
+  'publicEvents',
+  'webhooks',
   'promoCodes',
 ] as const;
 
@@ -27,6 +36,7 @@ export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients
       CATALOG_ADDR: serviceAddresses.CATALOG_ADDR,
       BILLING_ADDR: serviceAddresses.BILLING_ADDR,
       COMMUNITY_ADDR: serviceAddresses.COMMUNITY_ADDR,
+      INTEGRATIONS_ADDR: serviceAddresses.INTEGRATIONS_ADDR,
     },
     env,
   );
@@ -36,6 +46,7 @@ export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients
     catalog: config.CATALOG_ADDR,
     billing: config.BILLING_ADDR,
     community: config.COMMUNITY_ADDR,
+    integrations: config.INTEGRATIONS_ADDR,
   };
   return createClients(ADMIN_CLIENTS, addresses, { defaultDeadlineMs: 30_000 });
 }

@@ -6,7 +6,7 @@ import type { Handler } from '../routes/define.js';
  * applies. `{received: true}` (with `duplicate` or `ignored` when so); any non-2xx makes the
  * provider retry.
  */
-export const receiveCardProviderEvent: Handler<'external'> = async (_context, _input, { webhooks }, req) => {
-  const receipt = await webhooks.handleCardProviderEvent({ payload: req.decoded.raw ?? '', signature: req.get('stripe-signature') ?? '' });
+export const receiveCardProviderEvent: Handler<'external'> = async (_context, _input, { cardProviderWebhooks }, req) => {
+  const receipt = await cardProviderWebhooks.handleCardProviderEvent({ payload: req.decoded.raw ?? '', signature: req.get('stripe-signature') ?? '' });
   return { body: { received: true, duplicate: receipt.duplicate, ignored: receipt.ignored } };
 };
