@@ -23,6 +23,7 @@ import {
   PROVIDER_USAGE,
   providerCommands,
 } from './provider-commands.js';
+import { PROMO_COMMANDS, PROMO_FLAG_OPTIONS, PROMO_MULTIPLE_OPTIONS, PROMO_STRING_OPTIONS, PROMO_USAGE } from './promo-commands.js';
 
 const USAGE = `masthead-admin <command> [options]
 
@@ -38,7 +39,7 @@ Commands:
   create-resource --partner-id N --public-key K --title T [--host H] [--origin O]
   create-plan --resource-id N --slug S --title T [--private] [--inactive] [--full-access]
               [--can-own-teams] [--parent-plan-id N]
-  create-pricing --plan-id N --title T --price MINOR_UNITS --currency EUR --period "1 month" [--private]
+  create-pricing --plan-id N --title T --price MINOR_UNITS --currency EUR --period "1 month" [--private] [--type standard|gift|team|event_pass]
                  [--users-limit N]
   create-member --resource-id N --email E --password P [--role user|admin|partner|root]
   create-service-account --resource-id N --title T [--full-access] [--grant "GET /integrations/external/subscription" ...]
@@ -88,7 +89,7 @@ Commands:
                                         a sponsorship (gift) with its slots, as checkout creates
                                         one for a purchase; --purchase-key makes a repeat answer
                                         the first (default: a new key)
-${PLATFORM_USAGE}${PROVIDER_USAGE}`;
+${PROMO_USAGE}${PLATFORM_USAGE}${PROVIDER_USAGE}`;
 
 /** A service account as the operator sees it: no key, no hash. */
 const showServiceAccount = (account: ServiceAccount | undefined) =>
@@ -138,6 +139,7 @@ const relationshipLabel = (status: RelationshipStatus): string =>
 
 const COMMANDS: Record<string, (clients: AdminClients, values: Values, positionals: string[]) => Promise<unknown>> = {
   ...PLATFORM_COMMANDS,
+  ...PROMO_COMMANDS,
   'load-fixture': async (clients, values, [file]) => {
     if (!file) throw new UsageError('load-fixture needs a file');
     const fixture = parseFixture(JSON.parse(await readFile(file, 'utf8')));
@@ -179,6 +181,7 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
       private: values['private'] === true,
       externalSourceIds: optional(values, 'external-source-ids') ?? '',
       usersLimit: optional(values, 'users-limit') === undefined ? undefined : integer(values, 'users-limit'),
+      type: optional(values, 'type'),
     }),
   'create-member': async (clients, values) => {
     const user = await clients.identity.upsertMember({
@@ -332,6 +335,7 @@ const STRING_OPTIONS = [
   'external-source-ids',
   'parent-plan-id',
   'users-limit',
+  'type',
   'id',
   'user-id',
   'ttl-seconds',
@@ -350,10 +354,11 @@ const STRING_OPTIONS = [
   'slots',
   'seats-per-slot',
   'purchase-key',
+  ...PROMO_STRING_OPTIONS,
   ...PLATFORM_STRING_OPTIONS,
   ...PROVIDER_STRING_OPTIONS,
 ];
-const MULTIPLE_OPTIONS = ['grant', 'photo', ...PLATFORM_MULTIPLE_OPTIONS, ...PROVIDER_MULTIPLE_OPTIONS];
+const MULTIPLE_OPTIONS = ['grant', 'photo', ...PROMO_MULTIPLE_OPTIONS, ...PLATFORM_MULTIPLE_OPTIONS, ...PROVIDER_MULTIPLE_OPTIONS];
 const FLAG_OPTIONS = [
   'force',
   'private',
@@ -362,6 +367,7 @@ const FLAG_OPTIONS = [
   'can-own-teams',
   'not-paying-by-sponsor',
   'no-autorenew',
+  ...PROMO_FLAG_OPTIONS,
   ...PLATFORM_FLAG_OPTIONS,
   ...PROVIDER_FLAG_OPTIONS,
 ];

@@ -22,6 +22,7 @@ const ADMIN_CLIENTS = [
   'captcha',
   'publicEvents',
   'webhooks',
+  'promoCodes',
 ] as const;
 
 export type AdminClients = Clients<(typeof ADMIN_CLIENTS)[number]> & { close(): void };

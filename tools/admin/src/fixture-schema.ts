@@ -11,6 +11,8 @@ const pricingSchema = z.object({
   external_source_ids: z.string().default(''),
   /** Seats of a team pricing (shown on team plan lists); absent: no limit. */
   users_limit: z.number().int().min(0).optional(),
+  /** `standard` (default), `gift`, `team` or `event_pass` (docs/adr/0140). */
+  type: z.enum(['standard', 'gift', 'team', 'event_pass']).optional(),
 });
 
 const planSchema = z

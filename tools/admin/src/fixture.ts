@@ -74,6 +74,7 @@ async function loadResource(clients: AdminClients, partnerId: number, fixture: R
         private: pricingFixture.private,
         externalSourceIds: pricingFixture.external_source_ids,
         usersLimit: pricingFixture.users_limit,
+        type: pricingFixture.type,
       });
       pricings.set(`${planFixture.slug}/${pricingFixture.title}`, pricing);
     }

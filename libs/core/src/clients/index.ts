@@ -7,7 +7,13 @@ import { AccountRequestPaymentServiceService } from '@masthead/proto/billing/acc
 import { CardProviderConnectServiceService } from '@masthead/proto/billing/connect';
 import { CardProviderConnectionServiceService } from '@masthead/proto/billing/connection';
 import { LegacySourceServiceService } from '@masthead/proto/billing/legacy_sources';
+import { CheckoutServiceService } from '@masthead/proto/billing/checkout';
+import { ExternalPurchaseServiceService } from '@masthead/proto/billing/external';
 import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
+import { PromoCodeServiceService } from '@masthead/proto/billing/promos';
+import { RenewalServiceService } from '@masthead/proto/billing/renewals';
+import { WebhookServiceService } from '@masthead/proto/billing/webhooks';
+import { TransactionServiceService } from '@masthead/proto/billing/transactions';
 import { MemberViewsServiceService } from '@masthead/proto/catalog/member_views';
 import { MembershipsServiceService } from '@masthead/proto/catalog/memberships';
 import { PlansServiceService } from '@masthead/proto/catalog/plans';
@@ -83,6 +89,18 @@ export const SERVICE_CLIENTS = {
   connections: { definition: CardProviderConnectionServiceService, process: 'billing' },
   /** Integration-admin connect OAuth of the card provider (ADR 0126). */
   cardProviderConnect: { definition: CardProviderConnectServiceService, process: 'billing' },
+  /** Checkout: quotes, promo validation, payments (ADR 0142). */
+  checkout: { definition: CheckoutServiceService, process: 'billing' },
+  /** A member's transactions, invoices and receipts (document 2 G). */
+  transactions: { definition: TransactionServiceService, process: 'billing' },
+  /** External store purchases recorded by service accounts (document 2 I; ADR 0146). */
+  externalPurchases: { definition: ExternalPurchaseServiceService, process: 'billing' },
+  /** Renewal passes of paid memberships; operators and tests (ADR 0145). */
+  renewals: { definition: RenewalServiceService, process: 'billing' },
+  /** The card provider's webhook events (ADR 0147). */
+  cardProviderWebhooks: { definition: WebhookServiceService, process: 'billing' },
+  /** Promo codes; operators only (ADR 0144). */
+  promoCodes: { definition: PromoCodeServiceService, process: 'billing' },
   community: { definition: CommunityServiceService, process: 'community' },
   /** Teams and their members (document 2 C). */
   teams: { definition: TeamsServiceService, process: 'community' },

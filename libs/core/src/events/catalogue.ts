@@ -33,6 +33,24 @@ type SponsorshipChanged = { sponsorship_id: number; sponsor_id: number };
 
 type MembershipChanged = { membership_id: number; user_id: number; pricing_id: number; plan_id: number };
 
+type TransactionSettled = {
+  transaction_id: number;
+  user_id: number;
+  kind: string;
+  amount: number;
+  currency: string;
+  status: string;
+  error: string | null;
+};
+
+type TransactionChanged = {
+  transaction_id: number;
+  user_id: number;
+  status: string;
+  amount_refunded: number;
+  dispute_status: string | null;
+};
+
 export type DomainEvents = {
   // identity
   user_login: SessionStarted;
@@ -60,6 +78,10 @@ export type DomainEvents = {
   membership_created: MembershipChanged & { source: string };
   membership_renewal_changed: MembershipChanged & { autorenew: boolean };
   membership_detached: MembershipChanged;
+  /** Billing's changes (docs/adr/0145, 0146): a paid period, an end, new terms. */
+  membership_renewed: MembershipChanged & { end_date: string };
+  membership_ended: MembershipChanged & { reason: string };
+  membership_changed: MembershipChanged & { end_date: string | null; autorenew: boolean };
   // billing
   user_add_payment_method: {
     user_id: number;
@@ -69,6 +91,24 @@ export type DomainEvents = {
     pay_system: string;
     mode: string;
   };
+  /** A transaction settled (docs/adr/0141): checkout, renewal or external purchase. */
+  transaction_succeeded: TransactionSettled;
+  transaction_failed: TransactionSettled;
+  /** Provider webhooks (docs/adr/0147): a refund that completed the amount, a dispute's new status. */
+  transaction_refunded: TransactionChanged;
+  transaction_disputed: TransactionChanged;
+  /** Renewals of paid memberships (docs/adr/0145): each step of a period's renewal. */
+  renewal_succeeded: { membership_id: number; user_id: number; transaction_id: number; period_end: string | null };
+  renewal_failed: {
+    membership_id: number;
+    user_id: number;
+    transaction_id: number;
+    attempt: number;
+    /** Null when it was the last attempt: the membership lapses. */
+    next_attempt_at: string | null;
+    error: string | null;
+  };
+  membership_lapsed: { membership_id: number; user_id: number; reason: string };
   // community
   team_owner_create_team: { team_id: number; owner_id: number; name: string };
   individual_in_team_invite: { invite_id: number; team_id: number | null; email: string | null; code: string | null; inviter_id: number };
