@@ -7,6 +7,9 @@ import type { Handler } from '../routes/define.js';
  * provider retry.
  */
 export const receiveCardProviderEvent: Handler<'external'> = async (_context, _input, { cardProviderWebhooks }, req) => {
-  const receipt = await cardProviderWebhooks.handleCardProviderEvent({ payload: req.decoded.raw ?? '', signature: req.get('stripe-signature') ?? '' });
+  const receipt = await cardProviderWebhooks.handleCardProviderEvent({
+    payload: req.decoded.raw ?? '',
+    signature: req.get('stripe-signature') ?? '',
+  });
   return { body: { received: true, duplicate: receipt.duplicate, ignored: receipt.ignored } };
 };
