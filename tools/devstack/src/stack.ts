@@ -120,17 +120,19 @@ export async function runAdmin(
   return (await child.exited).code;
 }
 
-/** FerretDB and NATS in parallel; throws a StackStartError naming their logs when either fails. */
+/**
+ * FerretDB and NATS in parallel, kept running: a restart reuses the port the first start got, so
+ * that every client reconnects to the same address (NATS clients and the MongoDB driver retry it).
+ * Throws a StackStartError naming their logs when either fails to start the first time.
+ */
 async function startInfra(
   supervisor: Supervisor,
   config: DevstackConfig,
   tools: Tools,
 ): Promise<{ ferretdb: StartedServer; nats: StartedServer }> {
   const echo = config.logToConsole;
-  const ofServer = (server: StartedServer): ManagedProcess => server.process;
   const [ferretdb, nats] = await Promise.allSettled([
-    supervisor.track(
-      'infra',
+    keepServer(supervisor, 'ferretdb', (port) =>
       startFerretDb({
         dataDir: join(config.dataDir, 'ferretdb'),
         logFile: join(config.logDir, 'ferretdb.log'),
@@ -138,24 +140,38 @@ async function startInfra(
         ownProcessGroup: true,
         binary: tools.ferretdb,
         postgresBinDir: tools.postgresBinDir,
+        port,
       }),
-      ofServer,
     ),
-    supervisor.track(
-      'infra',
+    keepServer(supervisor, 'nats', (port) =>
       startNats({
         dataDir: join(config.dataDir, 'nats'),
         logFile: join(config.logDir, 'nats.log'),
         echo,
         ownProcessGroup: true,
         binary: tools.natsServer,
+        port,
       }),
-      ofServer,
     ),
   ]);
   if (ferretdb.status === 'fulfilled' && nats.status === 'fulfilled') return { ferretdb: ferretdb.value, nats: nats.value };
   const reason: unknown = ferretdb.status === 'rejected' ? ferretdb.reason : nats.status === 'rejected' ? nats.reason : undefined;
   throw new StackStartError(reason instanceof Error ? reason.message : String(reason), ['ferretdb', 'nats']);
+}
+
+/** Keeps a server running; its first start picks the port, every restart reuses it. */
+async function keepServer(
+  supervisor: Supervisor,
+  name: string,
+  start: (port: number | undefined) => Promise<StartedServer>,
+): Promise<StartedServer> {
+  let first: StartedServer | undefined;
+  await supervisor.keep('infra', name, async () => {
+    const server = await start(first?.port);
+    first ??= server;
+    return server.process;
+  });
+  return first!;
 }
 
 /**
@@ -170,16 +186,15 @@ async function startCardProvider(
 ): Promise<StartedServer | undefined> {
   const started = performance.now();
   try {
-    const server = await supervisor.track(
-      'infra',
+    const server = await keepServer(supervisor, 'localstripe', (port) =>
       startLocalStripe({
         dataDir: join(config.dataDir, 'localstripe'),
         persist: true,
         logFile: join(config.logDir, 'localstripe.log'),
         echo: config.logToConsole,
         ownProcessGroup: true,
+        port,
       }),
-      (running) => running.process,
     );
     onProgress(`card provider (localstripe) ${server.url} ready in ${since(started)}`);
     return server;
@@ -190,22 +205,24 @@ async function startCardProvider(
   }
 }
 
-async function startProcess(
+/** A service or the gateway, kept running: its environment (and so its port) is the same every start. */
+function startProcess(
   supervisor: Supervisor,
   config: DevstackConfig,
   spec: ProcessSpec,
   tier: 'service' | 'gateway',
   nodeArgs: StackOptions['nodeArgs'],
 ): Promise<ManagedProcess> {
-  const starting = spawnManaged(process.execPath, [...(nodeArgs?.(spec.name) ?? []), spec.entry], {
-    name: spec.name,
-    cwd: config.repoRoot,
-    env: spec.env,
-    logFile: join(config.logDir, `${spec.name}.log`),
-    echo: config.logToConsole,
-    ownProcessGroup: true,
-  });
-  return supervisor.track(tier, starting, (child) => child);
+  return supervisor.keep(tier, spec.name, () =>
+    spawnManaged(process.execPath, [...(nodeArgs?.(spec.name) ?? []), spec.entry], {
+      name: spec.name,
+      cwd: config.repoRoot,
+      env: spec.env,
+      logFile: join(config.logDir, `${spec.name}.log`),
+      echo: config.logToConsole,
+      ownProcessGroup: true,
+    }),
+  );
 }
 
 /** A missing dist/main.js means the build did not run; say so instead of a crash report. */
