@@ -15,6 +15,7 @@ import { bodyDecoder } from './http/body.js';
 import { cors } from './http/cors.js';
 import { errorRenderer, routeNotFound } from './http/envelope.js';
 import { healthRouter } from './http/health.js';
+import { metricsEndpoint, requestMetrics } from './http/metrics.js';
 import { requestId } from './http/request-id.js';
 import { buildApiRouter } from './routes/router.js';
 import { ROUTES } from './routes/table.js';
@@ -54,14 +55,23 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   serviceKeys.listen(nats, logger);
   const usage = new ServiceAccountUsage(clients.serviceAccounts, config.SERVICE_USAGE_FLUSH_MS, logger);
 
+  // After SIGTERM: not ready, and every answer closes its connection, so that keep-alive clients
+  // reconnect elsewhere before the listener goes (docs/adr/0182).
+  let draining = false;
   const app = express();
   app.disable('x-powered-by');
+  app.use((_req, res, next) => {
+    if (draining) res.setHeader('connection', 'close');
+    next();
+  });
   app.set('trust proxy', config.TRUST_PROXY);
   // Bracket maps such as filter[Plans.id]=3 need the extended query parser.
   app.set('query parser', 'extended');
   app.use(requestId(config.GRPC_DEADLINE_MS));
   app.use(accessLog(logger));
-  app.use(healthRouter(serviceAddressesOf(config)));
+  app.use(requestMetrics());
+  app.use(healthRouter(serviceAddressesOf(config), () => draining));
+  app.get('/metrics', metricsEndpoint);
   app.use(cors(resources, config.CORS_ALLOWED_ORIGINS));
   const checks = new SharedChecks(resources, clients.identity, { keys: serviceKeys, usage });
   // Each route reads its own body (an upload only after its checks, ADR 0080); a request no
@@ -92,6 +102,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   return {
     port,
     async stop() {
+      draining = true;
+      if (config.SHUTDOWN_DELAY_MS > 0) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

@@ -80,6 +80,8 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     MONGO_DB_PREFIX: dbPrefix,
     NATS_URL: options.natsUrl,
     OUTBOX_RETRY_MS: '500',
+    // Six services in one process: no metrics listeners (the process registry is one anyway).
+    METRICS_PORT: '0',
     // Tests arrange states in the databases directly, which no announcement reports; the
     // session-check cache has its own tests (tests/e2e/test/authentication-cache.test.ts).
     AUTH_CACHE_TTL_MS: '0',

@@ -3,7 +3,7 @@
 export { loadConfig, type DevstackConfig } from './config.js';
 export { clearLogs, tailLogs } from './logs.js';
 export { waitForHttpOk } from './readiness.js';
-export { runAdmin, StackStartError, startStack, urlHost, type RunningStack, type StackOptions } from './stack.js';
+export { runAdmin, StackStartError, startStack, type RunningStack, type StackOptions } from './stack.js';
 export {
   DEFAULT_RESTART_POLICY,
   Supervisor,
@@ -13,4 +13,13 @@ export {
   type Tier,
 } from './supervisor.js';
 export { removeStackFile, stackFilePath, writeStackFile, type StackFile } from './stack-file.js';
-export { entryPoints, planTopology, SERVICES, type ProcessSpec, type ServiceName, type Topology } from './topology.js';
+export {
+  entryPoints,
+  planTopology,
+  SERVICES,
+  urlHost,
+  type ProcessSpec,
+  type ServiceName,
+  type Topology,
+  type TopologyOptions,
+} from './topology.js';

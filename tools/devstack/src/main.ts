@@ -88,7 +88,7 @@ async function main(): Promise<void> {
     started_at: new Date().toISOString(),
     api: `${stack.origin}/api/v1`,
     env: adminEnv(stack.topology.sharedEnv),
-    metrics: {},
+    metrics: Object.fromEntries([...stack.topology.services, ...stack.topology.gateways].map((spec) => [spec.name, spec.metricsUrl])),
   });
   // Codes mailed to members land in .data/mail/ (README, "Mail in development").
   mailSink = await startMailSink(stack.infra.nats.url, join(config.dataDir, 'mail'), log);

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { createEventPublisher, type EventPublisher } from '../events/index.js';
 import { startGrpcServer, type ServiceRegistration } from '../grpc/index.js';
 import { createLogger } from '../logging/index.js';
+import { startMetricsServer } from '../metrics/index.js';
 import { connectMongo } from '../mongo/index.js';
 
 /** The settings every service process shares (see `serviceEnv`). */
@@ -14,6 +15,9 @@ export interface ServiceRuntimeConfig {
   MONGO_DB_PREFIX: string;
   NATS_URL: string;
   OUTBOX_RETRY_MS: number;
+  OUTBOX_PREPARED_GRACE_MS: number;
+  METRICS_PORT: number;
+  METRICS_HOST: string;
   EVENT_STREAM_REPLICAS: number;
 }
 
@@ -24,6 +28,8 @@ export interface ServiceRuntime {
   db: Connection;
   nats: NatsConnection;
   events: EventPublisher;
+  /** Where `GET /metrics` is served (docs/adr/0183); port 0: nowhere. */
+  metrics: { port: number; host: string };
 }
 
 export interface RunningService {
@@ -41,9 +47,10 @@ export async function openServiceRuntime(name: string, config: ServiceRuntimeCon
     nats,
     logger: log,
     retryIntervalMs: config.OUTBOX_RETRY_MS,
+    preparedGraceMs: config.OUTBOX_PREPARED_GRACE_MS,
     streamReplicas: config.EVENT_STREAM_REPLICAS,
   });
-  return { name, logger: log, db, nats, events };
+  return { name, logger: log, db, nats, events, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST } };
 }
 
 /**
@@ -57,11 +64,13 @@ export async function serveRuntime(
   onStop: () => Promise<void> = async () => undefined,
 ): Promise<RunningService> {
   const server = await startGrpcServer({ listen, logger: runtime.logger, services });
-  runtime.logger.info({ port: server.port }, `${runtime.name} service listening`);
+  const metrics = runtime.metrics.port > 0 ? await startMetricsServer(runtime.metrics.port, runtime.metrics.host) : undefined;
+  runtime.logger.info({ port: server.port, metrics_port: metrics?.port }, `${runtime.name} service listening`);
   return {
     port: server.port,
     async stop() {
       await server.stop();
+      await metrics?.close();
       await onStop();
       await runtime.events.stop();
       await runtime.nats.drain().catch(() => undefined);
