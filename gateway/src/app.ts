@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Interceptor } from '@grpc/grpc-js';
 import type { Logger } from '@masthead/core/logging';
 import express from 'express';
-import { connect, type NatsConnection } from 'nats';
+import { connect } from 'nats';
 import { AuthenticationCache, withAuthenticationCache } from './auth/authentication-cache.js';
 import { ResourceDirectory } from '@masthead/core/resources';
 import { ServiceAccountUsage } from './auth/service-account-usage.js';
@@ -38,8 +38,9 @@ export interface RunningGateway {
 export async function startGateway(config: GatewayConfig, logger: Logger, options: GatewayOptions = {}): Promise<RunningGateway> {
   const clients = createServiceClients(config, options.interceptors);
   const resources = new ResourceDirectory({ accounts: clients.accounts, ttlMs: config.RESOURCE_CACHE_TTL_MS });
-  // NATS only invalidates caches: the gateway starts and serves without it.
-  const nats: NatsConnection = await connect({
+  // NATS only invalidates caches: the gateway starts and serves without it (its subscriptions
+  // start once it connects; until then cached entries expire by their TTL).
+  const nats = connect({
     servers: config.NATS_URL,
     waitOnFirstConnect: true,
     maxReconnectAttempts: -1,
@@ -110,7 +111,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
         setTimeout(() => server.closeAllConnections(), 5000).unref();
       });
       await usage.stop();
-      await nats.close().catch(() => undefined);
+      void nats.then((connection) => connection.close()).catch(() => undefined);
       clients.close();
     },
   };

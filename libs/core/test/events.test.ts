@@ -146,4 +146,21 @@ describe('event publisher with an outbox', () => {
     await publisher.stop();
     await nats.close();
   });
+
+  it('starts without NATS: events wait in the outbox until the first connection, then go out', async () => {
+    await server.process.stop();
+    const connecting = connect({ servers: server.url, maxReconnectAttempts: -1, reconnectTimeWait: 100, waitOnFirstConnect: true });
+    const publisher = await createEventPublisher({ source: 'test', connection: db, nats: connecting, logger, retryIntervalMs: 600_000 });
+    const early = await publisher.publish({ name: 'user_password_changed', payload: passwordChanged(31) });
+    expect(await outboxModel(db).findById(early.id).lean()).not.toBeNull();
+
+    server = await startNats({ dataDir, port: server.port });
+    await until(async () => ((await outboxModel(db).countDocuments()) === 0 ? true : undefined), 10_000);
+    const nats = await connecting;
+    expect((await readSubjects(nats, 20)).filter((subject) => subject.endsWith(':31'))).toEqual([
+      'masthead.events.user_password_changed:31',
+    ]);
+    await publisher.stop();
+    await nats.close();
+  });
 });

@@ -1,5 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import type { JetStreamClient, NatsConnection } from 'nats';
+import type { NatsLink } from './subscribe.js';
 import { Events, StringCodec } from 'nats';
 import type { Logger } from 'pino';
 import type { DomainEvents, EventName } from './catalogue.js';
@@ -72,7 +73,8 @@ export interface EventPublisher {
 export interface PublisherOptions {
   source: string;
   connection: Connection;
-  nats: NatsConnection;
+  /** Connected now or later: until then every event waits in the outbox. */
+  nats: NatsLink;
   logger: Logger;
   retryIntervalMs: number;
   /** Replicas of the event stream when this process creates it. */
@@ -90,6 +92,8 @@ const codec = StringCodec();
 const RELAY_BATCH = 100;
 const DEFAULT_ACK_TIMEOUT_MS = 1_000;
 const DEFAULT_PREPARED_GRACE_MS = 30_000;
+const RECONNECT_DRAIN_INTERVAL_MS = 250;
+const RECONNECT_DRAIN_ATTEMPTS = 240;
 
 export async function createEventPublisher(options: PublisherOptions): Promise<EventPublisher> {
   const {
@@ -103,18 +107,22 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     preparedGraceMs = DEFAULT_PREPARED_GRACE_MS,
   } = options;
   const outbox: Model<OutboxRecord> = outboxModel(connection);
-  const jetstream: JetStreamClient = nats.jetstream();
-  let streamReady = ensureEventStream(nats, streamReplicas).then(
-    () => true,
-    (error: unknown) => {
-      logger.warn({ err: error }, 'event stream not ready; events wait in the outbox');
-      return false;
-    },
-  );
-
-  // While NATS is away a publish goes straight to the outbox instead of waiting for an
-  // acknowledgement that cannot come; its return drains the outbox at once (below).
-  let connected = !nats.isClosed();
+  // Set once the connection is up; until then, and while NATS is away, a publish goes straight
+  // to the outbox instead of waiting for an acknowledgement that cannot come, and the
+  // (re)connection drains the outbox at once (below).
+  let bus: { nats: NatsConnection; jetstream: JetStreamClient } | undefined;
+  let connected = false;
+  let streamReady: Promise<boolean> = Promise.resolve(false);
+  const ensureStream = (): Promise<boolean> =>
+    bus
+      ? ensureEventStream(bus.nats, streamReplicas).then(
+          () => true,
+          (error: unknown) => {
+            logger.warn({ err: error }, 'event stream not ready; events wait in the outbox');
+            return false;
+          },
+        )
+      : Promise.resolve(false);
 
   const recordOf = (event: DomainEvent, extra: Partial<OutboxRecord> = {}): OutboxRecord => ({
     _id: event.id,
@@ -127,14 +135,12 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
 
   /** JetStream stores it (or already has it: the message ID makes a repeat a no-op). */
   const send = async (record: OutboxRecord, timeout?: number): Promise<void> => {
+    if (!bus) throw new Error('NATS not connected yet');
     if (!(await streamReady)) {
-      streamReady = ensureEventStream(nats).then(
-        () => true,
-        () => false,
-      );
+      streamReady = ensureStream();
       if (!(await streamReady)) throw new Error('event stream not ready');
     }
-    await jetstream.publish(record.subject, codec.encode(record.payload), { msgID: record._id, ...(timeout ? { timeout } : {}) });
+    await bus.jetstream.publish(record.subject, codec.encode(record.payload), { msgID: record._id, ...(timeout ? { timeout } : {}) });
   };
 
   /** A published event leaves the outbox, and its witness loses the mark. */
@@ -201,6 +207,8 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
   /** Ready events in order, batch after batch, until none is left or one cannot be delivered. */
   const flushPending = async (): Promise<number> => {
     await judgePrepared();
+    // Without a connection a delivery would only wait for its timeout.
+    if (!connected) return 0;
     let delivered = 0;
     for (;;) {
       const pending = await outbox
@@ -226,15 +234,28 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     return flushing;
   };
 
-  void (async () => {
-    for await (const status of nats.status()) {
+  // After a (re)connection JetStream may need a few seconds before it stores again: retry soon
+  // rather than at the relay's next tick, until the outbox is drained or NATS is gone again.
+  const drainNow = async (): Promise<void> => {
+    for (let attempt = 0; attempt < RECONNECT_DRAIN_ATTEMPTS && connected; attempt++) {
+      await flush().catch((error: unknown) => logger.warn({ err: error }, 'outbox relay pass failed'));
+      if (outboxDrained && (await outbox.countDocuments({ state: { $ne: 'prepared' } }).catch(() => 1)) === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, RECONNECT_DRAIN_INTERVAL_MS));
+    }
+  };
+  void Promise.resolve(nats).then(async (connection) => {
+    bus = { nats: connection, jetstream: connection.jetstream() };
+    connected = !connection.isClosed();
+    streamReady = ensureStream();
+    void drainNow();
+    for await (const status of connection.status()) {
       if (status.type === Events.Disconnect) connected = false;
       if (status.type === Events.Reconnect) {
         connected = true;
-        flush().catch((error: unknown) => logger.warn({ err: error }, 'outbox relay pass failed'));
+        void drainNow();
       }
     }
-  })();
+  });
 
   const timer = setInterval(() => {
     flush().catch((error: unknown) => logger.warn({ err: error }, 'outbox relay pass failed'));

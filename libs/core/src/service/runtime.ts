@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import { connect, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
-import { createEventPublisher, type EventPublisher } from '../events/index.js';
+import { createEventPublisher, type EventPublisher, type NatsLink } from '../events/index.js';
 import { startGrpcServer, type ServiceRegistration } from '../grpc/index.js';
 import { createLogger } from '../logging/index.js';
 import { startMetricsServer } from '../metrics/index.js';
@@ -26,7 +26,8 @@ export interface ServiceRuntime {
   name: string;
   logger: Logger;
   db: Connection;
-  nats: NatsConnection;
+  /** The connection, or the one being made while NATS is down (docs/adr/0182). */
+  nats: NatsLink;
   events: EventPublisher;
   /** Where `GET /metrics` is served (docs/adr/0183); port 0: nowhere. */
   metrics: { port: number; host: string };
@@ -40,7 +41,7 @@ export interface RunningService {
 export async function openServiceRuntime(name: string, config: ServiceRuntimeConfig, logger?: Logger): Promise<ServiceRuntime> {
   const log = logger ?? createLogger({ name, level: config.LOG_LEVEL });
   const db = await connectMongo({ url: config.MONGO_URL, dbName: `${config.MONGO_DB_PREFIX}${name}` });
-  const nats = await connect({ servers: config.NATS_URL, name: `masthead-${name}`, maxReconnectAttempts: -1 });
+  const nats = await connectNats(config.NATS_URL, `masthead-${name}`, log);
   const events = await createEventPublisher({
     source: name,
     connection: db,
@@ -52,6 +53,27 @@ export async function openServiceRuntime(name: string, config: ServiceRuntimeCon
   });
   return { name, logger: log, db, nats, events, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST } };
 }
+
+// A reachable NATS answers within this; an unreachable one does not hold the service back.
+const NATS_BOOT_WAIT_MS = 3_000;
+
+/**
+ * Connects to NATS and keeps reconnecting for ever. A NATS that is down at start does not keep
+ * the service from starting: it gets the connection still being made, its events wait in the
+ * outbox until NATS comes, and its cache subscriptions start then.
+ */
+async function connectNats(servers: string, name: string, logger: Logger): Promise<NatsLink> {
+  const connecting = connect({ servers, name, maxReconnectAttempts: -1, waitOnFirstConnect: true });
+  const timer = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), NATS_BOOT_WAIT_MS).unref());
+  const connection = await Promise.race([connecting, timer]);
+  if (connection) return connection;
+  logger.warn({ servers }, 'NATS is unreachable; starting anyway, events wait in the outbox');
+  return connecting;
+}
+
+/** The connection when it is made already, else undefined (never waits). */
+const settledNow = (link: NatsLink): Promise<NatsConnection | undefined> =>
+  Promise.race([Promise.resolve(link), Promise.resolve(undefined)]);
 
 /**
  * Starts the gRPC server over an opened runtime. `stop` drains calls first, then the event relay,
@@ -73,7 +95,9 @@ export async function serveRuntime(
       await metrics?.close();
       await onStop();
       await runtime.events.stop();
-      await runtime.nats.drain().catch(() => undefined);
+      const nats = await settledNow(runtime.nats);
+      if (nats) await nats.drain().catch(() => undefined);
+      else void Promise.resolve(runtime.nats).then((late) => late.close());
       await runtime.db.close();
     },
   };
