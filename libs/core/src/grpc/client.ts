@@ -6,7 +6,7 @@ import {
   type Interceptor,
   type ServiceError as GrpcServiceError,
 } from '@grpc/grpc-js';
-import { fromGrpcError } from '../errors/index.js';
+import { ERROR_METADATA_KEY, fromGrpcError } from '../errors/index.js';
 import { observeRpc } from '../metrics/index.js';
 import { currentCall, earliest } from './call-scope.js';
 import { REQUEST_ID_KEY, type CallContext } from './context.js';
@@ -57,6 +57,10 @@ const RETRY_BASE_MS = 50;
  */
 export const CHANNEL_OPTIONS = {
   'grpc.keepalive_time_ms': 30_000,
+  // A restarted peer is found again within a second: grpc-js's default back-off (1 s growing to
+  // 120 s) left calls waiting past their deadline for a replica that had been up for seconds.
+  'grpc.initial_reconnect_backoff_ms': 100,
+  'grpc.max_reconnect_backoff_ms': 1_000,
   'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
 };
 
@@ -118,7 +122,10 @@ export function createServiceClient<Def extends UnaryServiceDefinition>(
       } catch (error) {
         const grpcError = error as GrpcServiceError;
         observeRpc('client', method.path, GrpcStatus[grpcError.code] ?? 'UNKNOWN', seconds());
-        const retryable = grpcError.code === GrpcStatus.UNAVAILABLE && attempt < attempts;
+        // Only a transport failure is worth another try: a peer that answered 503 itself (a
+        // ServiceError in the metadata, e.g. its database is down) would answer it again.
+        const answered = (grpcError.metadata?.get(ERROR_METADATA_KEY).length ?? 0) > 0;
+        const retryable = grpcError.code === GrpcStatus.UNAVAILABLE && !answered && attempt < attempts;
         if (!retryable || Date.now() >= deadline.getTime()) throw fromGrpcError(grpcError);
         await sleep(RETRY_BASE_MS * 2 ** (attempt - 1) * (0.5 + Math.random()));
       }
