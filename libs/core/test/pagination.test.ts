@@ -1,20 +1,10 @@
 import qs from 'qs';
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../src/errors/index.js';
-import { buildListQuery, parsePageRequest, toPaginator, type ListSpec } from '../src/pagination/index.js';
+import { serviceErrorOf } from './service-error.js';
+import { buildListQuery, parsePageRequest, prefixedFields, toPaginator, type ListSpec } from '../src/pagination/index.js';
 
 /** Queries as the gateway's extended query parser sees them. */
 const query = (text: string) => qs.parse(text) as Record<string, unknown>;
-
-const failureOf = (run: () => unknown): ServiceError => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ServiceError) return error;
-    throw error;
-  }
-  throw new Error('expected a ServiceError');
-};
 
 const plans: ListSpec = {
   fields: {
@@ -54,14 +44,14 @@ describe('parsePageRequest', () => {
   });
 
   it('names every bad parameter in one field-validation error', () => {
-    const error = failureOf(() => parsePageRequest(query('page=0&limit=abc&sort=UP&filter=[1')));
+    const error = serviceErrorOf(() => parsePageRequest(query('page=0&limit=abc&sort=UP&filter=[1')));
     expect(error.status).toBe(409);
     expect(Object.keys(error.fields ?? {}).sort()).toEqual(['filter', 'limit', 'page', 'sort']);
   });
 
   it('refuses nested filter values and JSON arrays', () => {
-    expect(failureOf(() => parsePageRequest(query('filter[a][b][c]=1'))).fields).toHaveProperty(['filter.a']);
-    expect(failureOf(() => parsePageRequest(query('filter=[1,2]'))).fields).toHaveProperty('filter');
+    expect(serviceErrorOf(() => parsePageRequest(query('filter[a][b][c]=1'))).fields).toHaveProperty(['filter.a']);
+    expect(serviceErrorOf(() => parsePageRequest(query('filter=[1,2]'))).fields).toHaveProperty('filter');
   });
 });
 
@@ -81,7 +71,9 @@ describe('buildListQuery', () => {
   });
 
   it('refuses unknown filter fields, non-numeric numbers and unknown sort fields', () => {
-    const error = failureOf(() => buildListQuery(parsePageRequest(query('filter[secret]=1&filter[Plans.id]=x&order=nope')), plans, {}));
+    const error = serviceErrorOf(() =>
+      buildListQuery(parsePageRequest(query('filter[secret]=1&filter[Plans.id]=x&order=nope')), plans, {}),
+    );
     expect(Object.keys(error.fields ?? {}).sort()).toEqual(['filter.Plans.id', 'filter.secret', 'order']);
   });
 
@@ -96,5 +88,21 @@ describe('toPaginator', () => {
   it('reports pages for the total', () => {
     expect(toPaginator({ page: 2, limit: 10 }, 21)).toEqual({ currentPage: 2, page: 2, totalPages: 3, totalItems: 21, limit: 10 });
     expect(toPaginator({ page: 1, limit: 10 }, 0).totalPages).toBe(0);
+  });
+});
+
+describe('prefixedFields', () => {
+  it('answers each field to its bare name and to the prefixed name, with one spec', () => {
+    const fields = prefixedFields('Plans', { id: { path: '_id', type: 'number' }, title: { path: 'title', type: 'text' } });
+    expect(fields).toEqual({
+      id: { path: '_id', type: 'number' },
+      'Plans.id': { path: '_id', type: 'number' },
+      title: { path: 'title', type: 'text' },
+      'Plans.title': { path: 'title', type: 'text' },
+    });
+    const spec: ListSpec = { fields, defaultOrder: { path: 'created_at' } };
+    expect(buildListQuery(parsePageRequest(query('filter[Plans.id]=3')), spec, {}).filter).toEqual(
+      buildListQuery(parsePageRequest(query('filter[id]=3')), spec, {}).filter,
+    );
   });
 });

@@ -1,22 +1,13 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { parseOrThrow, ServiceError, zodError, zodFieldPath } from '../src/errors/index.js';
+import { parseOrThrow, zodError, zodFieldPath } from '../src/errors/index.js';
+import { serviceErrorOf } from './service-error.js';
 
 const command = z.object({
   resourceId: z.number().int().positive('resource_id must be a positive integer'),
   billing: z.object({ countryCode: z.string().length(2, 'two letters') }),
   grants: z.array(z.string().startsWith('GET', 'GET only')),
 });
-
-const thrown = (run: () => unknown): ServiceError => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ServiceError) return error;
-    throw error;
-  }
-  throw new Error('expected a ServiceError');
-};
 
 describe('zod adapter', () => {
   it('returns the parsed value when the input is valid', () => {
@@ -25,7 +16,7 @@ describe('zod adapter', () => {
   });
 
   it('names the first bad field in the code and lists every bad field by its snake_case dotted path', () => {
-    const error = thrown(() => parseOrThrow(command, { resourceId: 0, billing: { countryCode: 'DEU' }, grants: ['PUT /x'] }));
+    const error = serviceErrorOf(() => parseOrThrow(command, { resourceId: 0, billing: { countryCode: 'DEU' }, grants: ['PUT /x'] }));
     expect(error.toJSON()).toEqual({
       status: 400,
       code: 'invalid_resource_id',
@@ -39,13 +30,13 @@ describe('zod adapter', () => {
   });
 
   it('reports an array element as its list, and the first message per field wins', () => {
-    const error = thrown(() => parseOrThrow(command, { resourceId: 1, billing: { countryCode: 'DE' }, grants: ['a', 'b'] }));
+    const error = serviceErrorOf(() => parseOrThrow(command, { resourceId: 1, billing: { countryCode: 'DE' }, grants: ['a', 'b'] }));
     expect(error.code).toBe('invalid_grants');
     expect(error.fields).toEqual({ grants: 'GET only' });
   });
 
   it('names a nested field by its full path in the code', () => {
-    const error = thrown(() => parseOrThrow(command, { resourceId: 1, billing: { countryCode: '' }, grants: [] }));
+    const error = serviceErrorOf(() => parseOrThrow(command, { resourceId: 1, billing: { countryCode: '' }, grants: [] }));
     expect(error.code).toBe('invalid_billing.country_code');
   });
 

@@ -1,11 +1,10 @@
-import { constants } from 'node:fs';
-import { access, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { delimiter, join, resolve } from 'node:path';
 
 import { freePort } from './ports.js';
 import { spawnManaged } from './process.js';
 import { LOOPBACK, type StartedServer, type StartServerOptions } from './server.js';
-import { cacheDir } from './tools.js';
+import { cacheDir, isExecutable } from './tools.js';
 import { canConnect, waitUntilReady } from './wait.js';
 
 // Another process can grab the chosen free port before the server binds it.
@@ -105,15 +104,6 @@ async function answersApi(port: number): Promise<boolean> {
       signal: AbortSignal.timeout(2000),
     });
     return response.ok;
-  } catch {
-    return false;
-  }
-}
-
-async function isExecutable(file: string): Promise<boolean> {
-  try {
-    await access(file, constants.X_OK);
-    return true;
   } catch {
     return false;
   }

@@ -81,7 +81,8 @@ async function readToolsJson(file: string): Promise<Partial<Pick<Tools, 'ferretd
   };
 }
 
-async function isExecutable(file: string): Promise<boolean> {
+/** Whether `file` exists and this process may run it. */
+export async function isExecutable(file: string): Promise<boolean> {
   try {
     await access(file, constants.X_OK);
     return true;

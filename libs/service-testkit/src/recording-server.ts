@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -15,6 +15,8 @@ export interface ProviderAnswer {
   body?: unknown;
   /** Wait this long before answering (timeouts). */
   delayMs?: number;
+  /** Extra response headers (Retry-After on a 429). */
+  headers?: Record<string, string>;
 }
 
 export interface RecordingServer {
@@ -39,11 +41,23 @@ export async function startRecordingServer(answer: (request: RecordedRequest) =>
     const send = () => {
       if (res.destroyed) return;
       const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' }).end(text);
+      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers }).end(text);
     };
     if (reply.delayMs) setTimeout(send, reply.delayMs);
     else send();
   });
+  return { ...(await listenOnLoopback(server)), requests };
+}
+
+export interface LoopbackListener {
+  /** Base URL, `http://127.0.0.1:<port>`. */
+  url: string;
+  /** Stops listening and drops open connections. */
+  close(): Promise<void>;
+}
+
+/** Starts `server` on a free loopback port: how every local provider server in tests listens. */
+export async function listenOnLoopback(server: Server): Promise<LoopbackListener> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -51,7 +65,6 @@ export async function startRecordingServer(answer: (request: RecordedRequest) =>
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '@masthead/service-testkit';
 
 /** A platform the fake knows: its connect client ID and the secret key that acts for it. */
 export interface FakePlatform {
@@ -144,16 +144,12 @@ export async function startFakeConnectOAuth(platforms: FakePlatform[]): Promise<
       return oauthError(res, 404, 'invalid_request', 'Unrecognized request URL');
     })().catch((error: unknown) => oauthError(res, 500, 'server_error', String(error)));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const listener = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listener.url,
     calls,
     connected,
     disconnectFromAccount: (accountId) => void connected.delete(accountId),
-    stop: () => new Promise((resolve) => server.close(() => resolve())),
+    stop: listener.close,
   };
 }

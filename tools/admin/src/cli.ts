@@ -7,11 +7,18 @@ import type { Invitation } from '@masthead/proto/community/teams';
 import { relationshipStatusToJSON, type RelationshipStatus } from '@masthead/proto/identity';
 import { adminClients, type AdminClients } from './clients.js';
 import { loadFixture, parseFixture } from './fixture.js';
+import {
+  PROVIDER_FLAG_OPTIONS,
+  PROVIDER_MULTIPLE_OPTIONS,
+  PROVIDER_STRING_OPTIONS,
+  PROVIDER_USAGE,
+  providerCommands,
+} from './provider-commands.js';
 
 const USAGE = `masthead-admin <command> [options]
 
 Talks to the services' internal gRPC APIs (addresses from ACCOUNTS_ADDR, IDENTITY_ADDR, CATALOG_ADDR, BILLING_ADDR,
-COMMUNITY_ADDR).
+COMMUNITY_ADDR, INTEGRATIONS_ADDR).
 
 Commands:
   load-fixture <file> [--force]         create or update partners, resources, plans, pricings and
@@ -57,7 +64,7 @@ Commands:
                                         (POST /invite-activation grants it); without --code a random
                                         40-character code; --activations-limit 0 or absent: no cap;
                                         --email binds the code to that member's email
-`;
+${PROVIDER_USAGE}`;
 
 type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -273,6 +280,7 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
     process.stderr.write('The token is shown once and works once; hand it to the member at once.\n');
     return { user_id: issued.userId, token: issued.token, path: `/auth/external/${issued.token}`, expires: issued.expires };
   },
+  ...providerCommands({ text, integer, optional, list, readStdin, usageError: (message) => new UsageError(message) }),
 };
 
 const STRING_OPTIONS = [
@@ -304,9 +312,10 @@ const STRING_OPTIONS = [
   'start-date',
   'end-date',
   'description',
+  ...PROVIDER_STRING_OPTIONS,
 ];
-const MULTIPLE_OPTIONS = ['grant'];
-const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams'];
+const MULTIPLE_OPTIONS = ['grant', ...PROVIDER_MULTIPLE_OPTIONS];
+const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams', ...PROVIDER_FLAG_OPTIONS];
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;

@@ -14,6 +14,9 @@ const ADMIN_CLIENTS = [
   'recovery',
   'connections',
   'invitations',
+  'providerConfig',
+  'crm',
+  'listmgr',
 ] as const;
 
 export type AdminClients = Clients<(typeof ADMIN_CLIENTS)[number]> & { close(): void };
@@ -31,6 +34,7 @@ export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients
       CATALOG_ADDR: serviceAddresses.CATALOG_ADDR,
       BILLING_ADDR: serviceAddresses.BILLING_ADDR,
       COMMUNITY_ADDR: serviceAddresses.COMMUNITY_ADDR,
+      INTEGRATIONS_ADDR: serviceAddresses.INTEGRATIONS_ADDR,
     },
     { ...stack.env, ...env },
   );
@@ -40,6 +44,7 @@ export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients
     catalog: config.CATALOG_ADDR,
     billing: config.BILLING_ADDR,
     community: config.COMMUNITY_ADDR,
+    integrations: config.INTEGRATIONS_ADDR,
   };
   return createClients(ADMIN_CLIENTS, addresses, { defaultDeadlineMs: 30_000 });
 }

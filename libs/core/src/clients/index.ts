@@ -23,6 +23,10 @@ import { ProfileServiceService } from '@masthead/proto/identity/profile';
 import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
 import { SocialIdentityServiceService } from '@masthead/proto/identity/social';
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
+import { AudienceServiceService } from '@masthead/proto/integrations/audience';
+import { CrmServiceService } from '@masthead/proto/integrations/crm';
+import { ListManagerServiceService } from '@masthead/proto/integrations/listmgr';
+import { ProviderConfigServiceService } from '@masthead/proto/integrations/provider_config';
 import { createServiceClient, type ClientOptions, type ServiceClient, type UnaryServiceDefinition } from '../grpc/index.js';
 
 /** The six processes of OPERATIONS.md; each serves one or more gRPC services. */
@@ -76,6 +80,14 @@ export const SERVICE_CLIENTS = {
   /** Team invites, invitation codes, validation and activation (document 2 C, D). */
   invitations: { definition: InvitationsServiceService, process: 'community' },
   integrations: { definition: IntegrationsServiceService, process: 'integrations' },
+  /** The email-list provider `audience` (document 2 H; ADR 0160). */
+  audience: { definition: AudienceServiceService, process: 'integrations' },
+  /** The CRM provider `crm`: stored tags and a member's contact tags (document 2 H). */
+  crm: { definition: CrmServiceService, process: 'integrations' },
+  /** The email-list provider `listmgr`: stored lists and a member's list states (document 2 H). */
+  listmgr: { definition: ListManagerServiceService, process: 'integrations' },
+  /** Provider settings and sealed secrets per resource: in, never out (ADR 0164). Operators only. */
+  providerConfig: { definition: ProviderConfigServiceService, process: 'integrations' },
 } as const satisfies Record<string, { definition: UnaryServiceDefinition; process: ProcessName }>;
 
 export type ClientName = keyof typeof SERVICE_CLIENTS;

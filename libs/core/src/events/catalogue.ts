@@ -71,6 +71,22 @@ export type DomainEvents = {
   team_owner_create_team: { team_id: number; owner_id: number; name: string };
   individual_in_team_invite: { invite_id: number; team_id: number | null; email: string | null; code: string | null; inviter_id: number };
   invite_activated: { invite_id: number; team_id: number | null; user_id: number; subscription_id: number | null };
+  // integrations: email-list and CRM providers (docs/adr/0163)
+  /** PUT /integrations/crm/user/tags: the map the member sent, and the spec's empty changes list. */
+  user_update_crm_tags: { user_id: number; tags: Record<string, unknown>; changes: [] };
+  /** A member write at the `audience` provider that it accepted; `status` is the member's status there. */
+  audience_member_changed: {
+    user_id: number;
+    action: 'subscribe' | 'subscriber_info' | 'unsubscribe' | 'add_tags';
+    status: string | null;
+    tags: string[];
+  };
+  /** POST /integrations/listmgr/subscribe or unsubscribe: each list asked for, with its state after the reread. */
+  listmgr_subscriptions_changed: {
+    user_id: number;
+    action: 'subscribe' | 'unsubscribe';
+    lists: Array<{ list_id: string; state: string; error: string | null }>;
+  };
 };
 
 export type EventName = keyof DomainEvents;

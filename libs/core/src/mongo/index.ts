@@ -1,3 +1,4 @@
 export * from './connection.js';
 export * from './ids.js';
 export * from './claims.js';
+export * from './sealed-secret.js';

@@ -18,6 +18,17 @@ export interface ListSpec {
   defaultOrder: { path: string; sort?: 'ASC' | 'DESC' };
 }
 
+/**
+ * List fields that answer to their bare name and to the name with the table prefix the spec
+ * writes (`filter[Plans.id]`, `by=SubscriptionsHistory.action`): `prefixedFields('Plans', {id})`
+ * gives `id` and `Plans.id`, both with the same spec.
+ */
+export function prefixedFields(prefix: string, fields: Record<string, FieldSpec>): Record<string, FieldSpec> {
+  return Object.fromEntries(
+    Object.entries(fields).flatMap(([name, spec]) => [[name, spec] as const, [`${prefix}.${name}`, spec] as const]),
+  );
+}
+
 export interface MongoListQuery {
   filter: Record<string, unknown>;
   sort: Record<string, 1 | -1>;

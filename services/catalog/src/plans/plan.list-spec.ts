@@ -1,18 +1,15 @@
-import type { ListSpec } from '@masthead/core/pagination';
+import { prefixedFields, type ListSpec } from '@masthead/core/pagination';
 
 /**
  * Filters and orders of the public plan list. Each field answers to its bare name and to the
  * `Plans.`-prefixed name that document 1 uses (`filter[Plans.id]`).
  */
 export const PUBLIC_PLAN_LIST: ListSpec = {
-  fields: {
+  fields: prefixedFields('Plans', {
     id: { path: '_id', type: 'number' },
-    'Plans.id': { path: '_id', type: 'number' },
     title: { path: 'title', type: 'text' },
-    'Plans.title': { path: 'title', type: 'text' },
     slug: { path: 'slug', type: 'text' },
-    'Plans.slug': { path: 'slug', type: 'text' },
-  },
+  }),
   // Document 1 F: default order Plans.created_at DESC.
   defaultOrder: { path: 'created_at', sort: 'DESC' },
 };

@@ -1,4 +1,4 @@
-import type { ListSpec } from '@masthead/core/pagination';
+import { prefixedFields, type ListSpec } from '@masthead/core/pagination';
 
 /**
  * Filters and orders of the public pricing list (GET /subscriptions). The API calls a pricing a
@@ -7,19 +7,15 @@ import type { ListSpec } from '@masthead/core/pagination';
  */
 export const PUBLIC_PRICING_LIST: ListSpec = {
   fields: {
-    id: { path: '_id', type: 'number' },
-    'Subscriptions.id': { path: '_id', type: 'number' },
-    plan_id: { path: 'plan_id', type: 'number' },
-    'Subscriptions.plan_id': { path: 'plan_id', type: 'number' },
+    ...prefixedFields('Subscriptions', {
+      id: { path: '_id', type: 'number' },
+      plan_id: { path: 'plan_id', type: 'number' },
+      title: { path: 'title', type: 'text' },
+      price: { path: 'price', type: 'number' },
+      currency: { path: 'currency', type: 'text' },
+      period: { path: 'period', type: 'text' },
+    }),
     'Plans.id': { path: 'plan_id', type: 'number' },
-    title: { path: 'title', type: 'text' },
-    'Subscriptions.title': { path: 'title', type: 'text' },
-    price: { path: 'price', type: 'number' },
-    'Subscriptions.price': { path: 'price', type: 'number' },
-    currency: { path: 'currency', type: 'text' },
-    'Subscriptions.currency': { path: 'currency', type: 'text' },
-    period: { path: 'period', type: 'text' },
-    'Subscriptions.period': { path: 'period', type: 'text' },
   },
   // Like the plan list: newest first unless the caller orders by a field.
   defaultOrder: { path: 'created_at', sort: 'DESC' },
