@@ -12,6 +12,7 @@ import { createServiceClients, serviceAddressesOf } from './clients.js';
 import type { GatewayConfig } from './config.js';
 import { accessLog } from './http/access-log.js';
 import { bodyDecoder } from './http/body.js';
+import { answerClientError } from './http/client-error.js';
 import { cors } from './http/cors.js';
 import { errorRenderer, routeNotFound } from './http/envelope.js';
 import { healthRouter } from './http/health.js';
@@ -22,7 +23,7 @@ import { ROUTES } from './routes/table.js';
 
 export type { GatewayConfig } from './config.js';
 export { gatewayEnv, loadGatewayConfig } from './config.js';
-export { ROUTES } from './routes/table.js';
+export { ROUTES, type RouteDefinition } from './routes/table.js';
 
 export interface GatewayOptions {
   /** Client interceptors, e.g. the call counter of the hop-count test. */
@@ -96,6 +97,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     listening.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerClientError);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   logger.info({ port, host: config.HOST }, 'gateway listening');

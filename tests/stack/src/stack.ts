@@ -5,7 +5,7 @@ import { loadBillingConfig, startBillingService } from '@masthead/billing';
 import { loadCatalogConfig, startCatalogService } from '@masthead/catalog';
 import { loadCommunityConfig, startCommunityService } from '@masthead/community';
 import { createClients, type Clients } from '@masthead/core/clients';
-import { createLogger, type Logger } from '@masthead/core/logging';
+import { createLogger, type Logger, type LoggerOptions } from '@masthead/core/logging';
 import type { RunningService } from '@masthead/core/service';
 import { loadGatewayConfig, startGateway } from '@masthead/gateway';
 import { loadIdentityConfig, startIdentityService } from '@masthead/identity';
@@ -20,6 +20,8 @@ export interface StackOptions {
   /** Client interceptors installed in the gateway (hop counting). */
   gatewayInterceptors?: Interceptor[];
   logLevel?: string;
+  /** Where every process's log records go (standard output by default): the fuzz test reads them back. */
+  logDestination?: LoggerOptions['destination'];
 }
 
 /** Operator clients over the internal APIs, for arranging test data as an operator would. */
@@ -88,7 +90,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     ...Object.fromEntries(SERVICES.map((name, index) => [`${name.toUpperCase()}_ADDR`, addressOf(index)])),
     ...options.env,
   };
-  const logger = createLogger({ name: 'stack', level: env['LOG_LEVEL'] ?? 'silent' });
+  const logger = createLogger({ name: 'stack', level: env['LOG_LEVEL'] ?? 'silent', destination: options.logDestination });
   const running: RunningService[] = [];
   const stopAll = async () => {
     await Promise.allSettled(running.reverse().map((service) => service.stop()));
