@@ -30,7 +30,13 @@ export const MAX_PAGE = 2 ** 31 - 1;
 const isScalar = (value: unknown): value is string | number | boolean | null =>
   value === null || ['string', 'number', 'boolean'].includes(typeof value);
 
-function parsePositiveInt(value: unknown, field: string, fallback: number, problems: Record<string, string>, max = Number.MAX_SAFE_INTEGER): number {
+function parsePositiveInt(
+  value: unknown,
+  field: string,
+  fallback: number,
+  problems: Record<string, string>,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (value === undefined || value === '') return fallback;
   const text = Array.isArray(value) ? value.at(-1) : value;
   const number = typeof text === 'number' ? text : typeof text === 'string' && /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
