@@ -17,6 +17,7 @@ import { cors } from './http/cors.js';
 import { errorRenderer, routeNotFound } from './http/envelope.js';
 import { healthRouter } from './http/health.js';
 import { metricsEndpoint, requestMetrics } from './http/metrics.js';
+import { openApiEndpoint } from './http/openapi.js';
 import { requestId } from './http/request-id.js';
 import { buildApiRouter } from './routes/router.js';
 import { ROUTES } from './routes/table.js';
@@ -76,6 +77,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   app.get('/metrics', metricsEndpoint);
   app.use(cors(resources, config.CORS_ALLOWED_ORIGINS));
   const checks = new SharedChecks(resources, clients.identity, { keys: serviceKeys, usage });
+  app.get('/api/v1/openapi.json', openApiEndpoint(ROUTES));
   // Each route reads its own body (an upload only after its checks, ADR 0080); a request no
   // route serves is still held to BODY_LIMIT before its 404.
   app.use(
