@@ -2,6 +2,7 @@
 //
 //   node scripts/error-reference.mjs          writes docs/errors.md
 //   node scripts/error-reference.mjs --check  exits 1 when docs/errors.md is stale
+//   node scripts/error-reference.mjs --json F writes the catalogue as JSON (the gateway's build)
 //
 // Read statically with the TypeScript parser, so it needs no build: a catalogue entry is an
 // exported `defineError({status, code, description})` with literal values; an area raises it when
@@ -203,8 +204,8 @@ const cell = (text) => String(text).replaceAll('|', '\\|').replaceAll('<', '&lt;
 /** Inside a code span entities are not decoded: only the column separator is escaped. */
 const codeCell = (text) => `\`${String(text).replaceAll('|', '\\|')}\``;
 
-/** docs/errors.md: one row per distinct (code, status, description), ordered by code then status. */
-export function renderReference({ entries, raisedBy, inline }) {
+/** One row per distinct (code, status, description), ordered by code then status, with the areas raising it. */
+export function referenceRows({ entries, raisedBy, inline }) {
   const rows = new Map();
   const keyOf = (item) => `${item.code}\u0000${String(item.status).padStart(3, '0')}\u0000${item.description}`;
   for (const entry of entries) {
@@ -220,7 +221,25 @@ export function renderReference({ entries, raisedBy, inline }) {
     row.areas.add(areaOf(raise.file));
     rows.set(keyOf(item), row);
   }
-  const sorted = [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+}
+
+/**
+ * The catalogue as data, for the gateway's OpenAPI document (docs/adr/0184): written at the
+ * gateway's build, never committed.
+ */
+export const catalogueOf = (errors) =>
+  referenceRows(errors).map((row) => ({
+    code: row.code,
+    status: row.status,
+    description: row.description,
+    when: row.when,
+    areas: [...row.areas].sort(),
+  }));
+
+/** docs/errors.md: one row per distinct (code, status, description), ordered by code then status. */
+export function renderReference(errors) {
+  const sorted = referenceRows(errors);
   const lines = [
     '# Error reference',
     '',
@@ -245,6 +264,12 @@ export function renderReference({ entries, raisedBy, inline }) {
 }
 
 function main() {
+  const json = process.argv.indexOf('--json');
+  if (json !== -1) {
+    const target = resolve(process.argv[json + 1] ?? 'error-catalogue.json');
+    writeFileSync(target, `${JSON.stringify(catalogueOf(readErrors()), null, 2)}\n`);
+    return;
+  }
   const reference = renderReference(readErrors());
   const path = join(ROOT, REFERENCE);
   if (process.argv.includes('--check')) {

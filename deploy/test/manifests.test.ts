@@ -9,6 +9,7 @@ import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
+import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
@@ -38,6 +39,7 @@ import { k8sDir, manifestsIn, parseYamlFile, rel, yamlFilesUnder, type Manifest 
 const ENV_CONFIGMAP = 'masthead-env';
 const GRPC_PORT = 50051;
 const GATEWAY_PORT = 8080;
+const METRICS_PORT = 9464;
 const IMAGE = 'masthead';
 
 const baseDir = join(k8sDir, 'base');
@@ -250,7 +252,7 @@ describe('environment', () => {
     for (const key of Object.keys(configMapData(rendered.base, ENV_CONFIGMAP))) expect(ALL_ENV.has(key), key).toBe(true);
   });
 
-  it('no Secret is rendered; the only Secret references are optional sealing key rings', () => {
+  it('no Secret is rendered; secrets (key rings, provider keys) come by reference to masthead-secrets', () => {
     for (const stack of ['base', 'dev', 'prod'] as const) {
       expect(
         rendered[stack].some((object) => object.kind === 'Secret'),
@@ -264,8 +266,8 @@ describe('environment', () => {
         for (const variable of container.env ?? []) {
           const secret = variable.valueFrom?.secretKeyRef;
           if (!secret) continue;
-          // A key ring the operator creates (docs/adr/0120, 0164): the pod starts without it.
-          expect(variable.name, nameOf(workload)).toMatch(/_SECRETS_KEYS$/);
+          // A key ring or provider key the operator creates (docs/adr/0120, 0164, 0185): by reference only.
+          expect(variable.name, nameOf(workload)).toMatch(/_SECRETS_KEYS$|^GEOINFO_API_KEY$/);
           expect(secret, `${nameOf(workload)} ${variable.name}`).toEqual({ name: 'masthead-secrets', key: variable.name, optional: true });
         }
       }
@@ -309,7 +311,10 @@ describe('probes and Services', () => {
     const workload = deployment(rendered.base, name);
     const container = mainContainer(workload);
     expect(container.command).toEqual(['node', expect.stringMatching(/^--max-old-space-size=\d+$/), `services/${name}/dist/main.js`]);
-    expect(container.ports?.map((port) => port.containerPort)).toEqual([GRPC_PORT]);
+    expect(container.ports?.map((port) => [port.name, port.containerPort])).toEqual([
+      ['grpc', GRPC_PORT],
+      ['metrics', METRICS_PORT],
+    ]);
     expectGrpcProbe(container.startupProbe, `${name} startupProbe`);
     expectGrpcProbe(container.readinessProbe, `${name} readinessProbe`);
     expectGrpcProbe(container.livenessProbe, `${name} livenessProbe`);
@@ -341,6 +346,82 @@ describe('probes and Services', () => {
     expect(paths.map((path) => [path.path, path.pathType, path.backend.service?.name, path.backend.service?.port?.name])).toEqual([
       ['/api/v1', 'Prefix', 'gateway', 'http'],
     ]);
+  });
+});
+
+type ILabelSelector = NonNullable<INetworkPolicy['spec']>['podSelector'];
+
+/** Does a label selector (matchLabels, matchExpressions with In/NotIn/Exists) select these labels? */
+function labelSelectorMatches(selector: ILabelSelector | undefined, labels: Record<string, string>): boolean {
+  if (!selector) return false;
+  const byLabels = Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value);
+  const byExpressions = (selector.matchExpressions ?? []).every((expression) => {
+    const value = labels[expression.key];
+    if (expression.operator === 'In') return value !== undefined && (expression.values ?? []).includes(value);
+    if (expression.operator === 'NotIn') return value === undefined || !(expression.values ?? []).includes(value);
+    if (expression.operator === 'Exists') return value !== undefined;
+    return value === undefined;
+  });
+  return byLabels && byExpressions;
+}
+
+describe('metrics and network policies (docs/adr/0183, 0185)', () => {
+  it.each(['base', 'dev', 'prod'] as const)('%s: every Masthead process is scraped on the port it serves /metrics on', (stack) => {
+    const objects = rendered[stack];
+    for (const { workload, container, process } of mastheadContainers(objects).filter(({ workload }) => workload.kind === 'Deployment')) {
+      const annotations = workload.spec?.template.metadata?.annotations ?? {};
+      const port = process === 'gateway' ? GATEWAY_PORT : Number(envValue(container, objects, 'METRICS_PORT'));
+      expect(annotations, nameOf(workload)).toEqual({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': String(port),
+        'prometheus.io/path': '/metrics',
+      });
+      expect(
+        container.ports?.map((candidate) => candidate.containerPort),
+        nameOf(workload),
+      ).toContain(port);
+    }
+  });
+
+  it.each(['base', 'dev', 'prod'] as const)('%s: a default deny, and one policy per process that opens exactly its ports', (stack) => {
+    const objects = rendered[stack];
+    const policies = ofKind<INetworkPolicy>(objects, 'NetworkPolicy');
+    const deny = policies.find((policy) => nameOf(policy) === 'default-deny-ingress');
+    expect(deny?.spec?.podSelector).toEqual({});
+    expect(deny?.spec?.ingress).toBeUndefined();
+    const long = workloads(objects).filter((workload) => workload.kind !== 'Job');
+    for (const workload of long) {
+      const labels = podLabelsOf(workload);
+      const own = policies.filter((policy) => policy !== deny && labelSelectorMatches(policy.spec?.podSelector, labels));
+      expect(own.map(nameOf), nameOf(workload)).toEqual([nameOf(workload)]);
+      const opened = new Set((own[0]?.spec?.ingress ?? []).flatMap((rule) => (rule.ports ?? []).map((port) => Number(port.port))));
+      const served = new Set(containersOf(workload).flatMap((container) => (container.ports ?? []).map((port) => port.containerPort)));
+      expect([...opened].sort(), nameOf(workload)).toEqual([...served].sort());
+    }
+    expect(policies.length).toBe(long.length + 1);
+  });
+
+  it('lets the gateway, the services and the admin CLI reach the services, and nothing else reach the database', () => {
+    const objects = rendered.base;
+    const policies = ofKind<INetworkPolicy>(objects, 'NetworkPolicy');
+    const admits = (target: string, from: Record<string, string>, port: number): boolean =>
+      (find<INetworkPolicy>(objects, 'NetworkPolicy', target).spec?.ingress ?? []).some(
+        (rule) =>
+          (rule.ports ?? []).some((candidate) => Number(candidate.port) === port) &&
+          (rule.from ?? []).some((peer) => !peer.namespaceSelector && labelSelectorMatches(peer.podSelector, from)),
+      );
+    const pods = Object.fromEntries(workloads([...objects, ...extras]).map((workload) => [nameOf(workload), podLabelsOf(workload)]));
+    for (const service of SERVICE_NAMES) {
+      for (const caller of ['gateway', ...SERVICE_NAMES, 'admin-load-fixture'])
+        expect(admits(service, pods[caller]!, GRPC_PORT), `${caller} → ${service}`).toBe(true);
+      expect(admits(service, pods['mongo']!, GRPC_PORT), `mongo → ${service}`).toBe(false);
+      expect(admits('mongo', pods[service]!, 27017), `${service} → mongo`).toBe(true);
+      expect(admits('nats', pods[service]!, 4222), `${service} → nats`).toBe(true);
+    }
+    expect(admits('mongo', pods['gateway']!, 27017)).toBe(false);
+    expect(admits('mongo', pods['admin-load-fixture']!, 27017)).toBe(false);
+    expect(admits('mongo', pods['mongo-init']!, 27017)).toBe(true);
+    expect(policies.every((policy) => (policy.spec?.policyTypes ?? []).join() === 'Ingress')).toBe(true);
   });
 });
 

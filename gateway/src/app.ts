@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Interceptor } from '@grpc/grpc-js';
 import type { Logger } from '@masthead/core/logging';
 import express from 'express';
-import { connect, type NatsConnection } from 'nats';
+import { connect } from 'nats';
 import { AuthenticationCache, withAuthenticationCache } from './auth/authentication-cache.js';
 import { ResourceDirectory } from '@masthead/core/resources';
 import { ServiceAccountUsage } from './auth/service-account-usage.js';
@@ -12,16 +12,19 @@ import { createServiceClients, serviceAddressesOf } from './clients.js';
 import type { GatewayConfig } from './config.js';
 import { accessLog } from './http/access-log.js';
 import { bodyDecoder } from './http/body.js';
+import { answerClientError } from './http/client-error.js';
 import { cors } from './http/cors.js';
 import { errorRenderer, routeNotFound } from './http/envelope.js';
 import { healthRouter } from './http/health.js';
+import { metricsEndpoint, requestMetrics } from './http/metrics.js';
+import { openApiEndpoint } from './http/openapi.js';
 import { requestId } from './http/request-id.js';
 import { buildApiRouter } from './routes/router.js';
 import { ROUTES } from './routes/table.js';
 
 export type { GatewayConfig } from './config.js';
 export { gatewayEnv, loadGatewayConfig } from './config.js';
-export { ROUTES } from './routes/table.js';
+export { ROUTES, type RouteDefinition } from './routes/table.js';
 
 export interface GatewayOptions {
   /** Client interceptors, e.g. the call counter of the hop-count test. */
@@ -37,8 +40,9 @@ export interface RunningGateway {
 export async function startGateway(config: GatewayConfig, logger: Logger, options: GatewayOptions = {}): Promise<RunningGateway> {
   const clients = createServiceClients(config, options.interceptors);
   const resources = new ResourceDirectory({ accounts: clients.accounts, ttlMs: config.RESOURCE_CACHE_TTL_MS });
-  // NATS only invalidates caches: the gateway starts and serves without it.
-  const nats: NatsConnection = await connect({
+  // NATS only invalidates caches: the gateway starts and serves without it (its subscriptions
+  // start once it connects; until then cached entries expire by their TTL).
+  const nats = connect({
     servers: config.NATS_URL,
     waitOnFirstConnect: true,
     maxReconnectAttempts: -1,
@@ -54,16 +58,26 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   serviceKeys.listen(nats, logger);
   const usage = new ServiceAccountUsage(clients.serviceAccounts, config.SERVICE_USAGE_FLUSH_MS, logger);
 
+  // After SIGTERM: not ready, and every answer closes its connection, so that keep-alive clients
+  // reconnect elsewhere before the listener goes (docs/adr/0182).
+  let draining = false;
   const app = express();
   app.disable('x-powered-by');
+  app.use((_req, res, next) => {
+    if (draining) res.setHeader('connection', 'close');
+    next();
+  });
   app.set('trust proxy', config.TRUST_PROXY);
   // Bracket maps such as filter[Plans.id]=3 need the extended query parser.
   app.set('query parser', 'extended');
   app.use(requestId(config.GRPC_DEADLINE_MS));
   app.use(accessLog(logger));
-  app.use(healthRouter(serviceAddressesOf(config)));
+  app.use(requestMetrics());
+  app.use(healthRouter(serviceAddressesOf(config), () => draining));
+  app.get('/metrics', metricsEndpoint);
   app.use(cors(resources, config.CORS_ALLOWED_ORIGINS));
   const checks = new SharedChecks(resources, clients.identity, { keys: serviceKeys, usage });
+  app.get('/api/v1/openapi.json', openApiEndpoint(ROUTES));
   // Each route reads its own body (an upload only after its checks, ADR 0080); a request no
   // route serves is still held to BODY_LIMIT before its 404.
   app.use(
@@ -85,6 +99,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     listening.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerClientError);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   logger.info({ port, host: config.HOST }, 'gateway listening');
@@ -92,13 +107,15 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   return {
     port,
     async stop() {
+      draining = true;
+      if (config.SHUTDOWN_DELAY_MS > 0) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 5000).unref();
       });
       await usage.stop();
-      await nats.close().catch(() => undefined);
+      void nats.then((connection) => connection.close()).catch(() => undefined);
       clients.close();
     },
   };

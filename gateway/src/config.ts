@@ -32,6 +32,11 @@ export const gatewayEnv = {
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   /** How often service-account usage (request count, last use) is reported to accounts. */
   SERVICE_USAGE_FLUSH_MS: z.coerce.number().int().positive().default(1000),
+  /**
+   * On SIGTERM the gateway answers /readyz with 503 at once and keeps serving this long before it
+   * stops listening, so that load balancers move new requests elsewhere first (docs/adr/0182).
+   */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(30_000).default(0),
   /** Proxy hops to trust for the client address (express `trust proxy`). */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   BODY_LIMIT: z

@@ -1,8 +1,7 @@
 import { TtlCache } from '@masthead/core/cache';
-import { onEvent } from '@masthead/core/events';
+import { onEvent, type NatsLink } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
 import type { AuthenticateResponse } from '@masthead/proto/identity';
-import type { NatsConnection } from 'nats';
 import type { ServiceClients } from '../clients.js';
 
 type IdentityClient = ServiceClients['identity'];
@@ -23,7 +22,7 @@ export class AuthenticationCache {
     this.cache = new TtlCache(ttlMs, 50_000);
   }
 
-  listen(nats: NatsConnection, logger: Logger): void {
+  listen(nats: NatsLink, logger: Logger): void {
     onEvent(nats, MEMBER_ACCESS_CHANGED, logger, (event) => {
       const { user_id: userId, session_id: sessionId } = event.payload;
       if (sessionId !== null && sessionId > 0) this.forgetSession(sessionId);

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { TtlCache } from '@masthead/core/cache';
-import { onEvent } from '@masthead/core/events';
+import { onEvent, type NatsLink } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
 import type { ResolveServiceKeyResponse } from '@masthead/proto/accounts/service_accounts';
-import type { NatsConnection } from 'nats';
 import type { ServiceClients } from '../clients.js';
 
 /**
@@ -22,7 +21,7 @@ export class ServiceKeyResolver {
     this.cache = new TtlCache(ttlMs);
   }
 
-  listen(nats: NatsConnection, logger: Logger): void {
+  listen(nats: NatsLink, logger: Logger): void {
     onEvent(nats, 'service_account_updated', logger, (event) => {
       this.cache.deleteWhere((resolution) => resolution.account?.id === event.payload.service_account_id);
     });

@@ -29,3 +29,9 @@ export const noRoute = defineError(
   { status: 404, code: 'route_not_found', description: 'No route serves <method> <path>' },
   (method: string, path: string) => ({ description: `No route serves ${method} ${path}` }),
 );
+
+/** The request's headers exceed Node's limit (16 KiB in all): refused before any route runs. */
+export const headersTooLarge = defineError({ status: 431, code: 'headers_too_large', description: 'The request headers are too large' });
+
+/** Not an HTTP request Node can parse (a malformed request line or header). */
+export const malformedRequest = defineError({ status: 400, code: 'malformed_request', description: 'The request is not valid HTTP' });

@@ -36,6 +36,8 @@ export interface RouteDefinition {
   /** The service that owns the operation (../shared/spec/OPERATIONS.md). */
   service: ServiceName;
   access: AccessClass;
+  /** The route's request schema, kept for the OpenAPI document (docs/adr/0184). */
+  request?: RequestSchema<unknown>;
   /** Absent until the operation is built: the route then answers 501 after its shared checks. */
   handler?: (context: RequestContext, req: Request, clients: ServiceClients) => Promise<HandlerResult>;
   /**
@@ -70,6 +72,7 @@ export function route<A extends AccessClass, I>(
   const { request, handler: action, ...definition } = row;
   return {
     ...definition,
+    ...(request ? { request: request as RequestSchema<unknown> } : {}),
     handler: (context, req, clients) =>
       action(narrowContext(row.access, context), request ? decodeRequest(request, rawRequestOf(req)) : undefined, clients, req),
   };

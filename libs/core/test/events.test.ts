@@ -5,7 +5,7 @@ import { startNats, type StartedServer } from '@masthead/local-infra';
 import type { Connection } from 'mongoose';
 import { AckPolicy, connect, StringCodec, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createEventPublisher, EVENT_STREAM, outboxModel } from '../src/events/index.js';
+import { createEventPublisher, EVENT_STREAM, markedBy, markFields, outboxModel } from '../src/events/index.js';
 import { createLogger } from '../src/logging/index.js';
 import { connectMongo } from '../src/mongo/index.js';
 
@@ -86,6 +86,79 @@ describe('event publisher with an outbox', () => {
       'masthead.events.user_profile_updated:1',
       'masthead.events.user_password_changed:2',
       'masthead.events.user_password_changed:3',
+    ]);
+    await publisher.stop();
+    await nats.close();
+  });
+
+  it('publishes a prepared event whose write committed, also after a crash, and never one whose write did not', async () => {
+    const nats = await connect({ servers: server.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+    const options = { source: 'test', connection: db, nats, logger, retryIntervalMs: 100, preparedGraceMs: 300 };
+    const publisher = await createEventPublisher(options);
+    const rows = db.collection('witnesses');
+    const marksOf = async (id: number) => ((await rows.findOne({ _id: id as never })) as { _event_marks?: string[] } | null)?._event_marks;
+    const prepare = (userId: number) =>
+      publisher.prepare(
+        { name: 'user_profile_updated', payload: { user_id: userId, fields: ['first_name'] } },
+        { collection: 'witnesses', id: userId },
+      );
+
+    // The whole path: prepared, written with its mark, committed; nothing is left behind.
+    const committed = await prepare(11);
+    await rows.insertOne({ _id: 11 as never, ...markFields(committed) });
+    await committed.commit();
+    expect(await outboxModel(db).findById(committed.event.id).lean()).toBeNull();
+    expect(await marksOf(11)).toEqual([]);
+
+    // A crash after the write: the relay finds the mark once the grace has passed.
+    await rows.insertOne({ _id: 12 as never });
+    const crashedAfterWrite = await prepare(12);
+    await rows.updateOne({ _id: 12 as never }, markedBy(crashedAfterWrite));
+    // A crash before the write: no mark, so the event is dropped, never published.
+    const crashedBeforeWrite = await prepare(13);
+    await until(async () => ((await outboxModel(db).countDocuments()) === 0 ? true : undefined));
+    expect(await marksOf(12)).toEqual([]);
+
+    const events = (await readSubjects(nats, 10)).filter((subject) => /:1[123]$/.test(subject));
+    expect(events).toEqual(['masthead.events.user_profile_updated:11', 'masthead.events.user_profile_updated:12']);
+    expect(crashedBeforeWrite.event.id).not.toBe(crashedAfterWrite.event.id);
+    await publisher.stop();
+    await nats.close();
+  });
+
+  it('drains the outbox by itself within seconds of NATS coming back', async () => {
+    const nats = await connect({ servers: server.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+    // A relay timer far beyond the test: only the reconnection can drain the outbox in time.
+    const publisher = await createEventPublisher({ source: 'test', connection: db, nats, logger, retryIntervalMs: 600_000 });
+    await server.process.stop();
+    const kept = [];
+    for (let user = 21; user <= 25; user++) {
+      kept.push(await publisher.publish({ name: 'user_password_changed', payload: passwordChanged(user) }));
+    }
+    expect(await outboxModel(db).countDocuments({ _id: { $in: kept.map((event) => event.id) } })).toBe(5);
+
+    server = await startNats({ dataDir, port: server.port });
+    const started = Date.now();
+    await until(async () => ((await outboxModel(db).countDocuments()) === 0 ? true : undefined), 10_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const subjects = (await readSubjects(nats, 20)).filter((subject) => /:2\d$/.test(subject));
+    expect(subjects).toEqual([21, 22, 23, 24, 25].map((user) => `masthead.events.user_password_changed:${user}`));
+    await publisher.stop();
+    await nats.close();
+  });
+
+  it('starts without NATS: events wait in the outbox until the first connection, then go out', async () => {
+    await server.process.stop();
+    const connecting = connect({ servers: server.url, maxReconnectAttempts: -1, reconnectTimeWait: 100, waitOnFirstConnect: true });
+    const publisher = await createEventPublisher({ source: 'test', connection: db, nats: connecting, logger, retryIntervalMs: 600_000 });
+    const early = await publisher.publish({ name: 'user_password_changed', payload: passwordChanged(31) });
+    expect(await outboxModel(db).findById(early.id).lean()).not.toBeNull();
+
+    server = await startNats({ dataDir, port: server.port });
+    await until(async () => ((await outboxModel(db).countDocuments()) === 0 ? true : undefined), 10_000);
+    const nats = await connecting;
+    expect((await readSubjects(nats, 20)).filter((subject) => subject.endsWith(':31'))).toEqual([
+      'masthead.events.user_password_changed:31',
     ]);
     await publisher.stop();
     await nats.close();

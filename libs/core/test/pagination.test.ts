@@ -43,6 +43,12 @@ describe('parsePageRequest', () => {
     expect(parsePageRequest(query('limit=100000')).limit).toBe(1000);
   });
 
+  it('refuses a page beyond what the internal contracts carry (int32), which failed as a 500 before', () => {
+    expect(parsePageRequest(query('page=2147483647')).page).toBe(2147483647);
+    const error = serviceErrorOf(() => parsePageRequest(query('page=2147483648')));
+    expect({ status: error.status, fields: error.fields }).toEqual({ status: 409, fields: { page: 'page must be at most 2147483647' } });
+  });
+
   it('names every bad parameter in one field-validation error', () => {
     const error = serviceErrorOf(() => parsePageRequest(query('page=0&limit=abc&sort=UP&filter=[1')));
     expect(error.status).toBe(409);

@@ -1,4 +1,5 @@
 export { freePort } from './ports.js';
+export { canConnect } from './wait.js';
 export { cacheDir, resolveTools, type Tools } from './tools.js';
 export { spawnManaged, type ExitStatus, type ManagedProcess, type SpawnManagedOptions } from './process.js';
 export type { StartedServer, StartServerOptions } from './server.js';

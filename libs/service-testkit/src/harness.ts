@@ -48,6 +48,8 @@ export async function startServiceHarness<Def extends UnaryServiceDefinition>(
       NATS_URL: infra.natsUrl,
       LOG_LEVEL: 'silent',
       OUTBOX_RETRY_MS: '200',
+      // No metrics listener: its default port would be shared by every service under test.
+      METRICS_PORT: '0',
       ...options.env,
     });
     cleanups.push(() => service.stop());

@@ -5,7 +5,7 @@ import { loadBillingConfig, startBillingService } from '@masthead/billing';
 import { loadCatalogConfig, startCatalogService } from '@masthead/catalog';
 import { loadCommunityConfig, startCommunityService } from '@masthead/community';
 import { createClients, type Clients } from '@masthead/core/clients';
-import { createLogger, type Logger } from '@masthead/core/logging';
+import { createLogger, type Logger, type LoggerOptions } from '@masthead/core/logging';
 import type { RunningService } from '@masthead/core/service';
 import { loadGatewayConfig, startGateway } from '@masthead/gateway';
 import { loadIdentityConfig, startIdentityService } from '@masthead/identity';
@@ -20,6 +20,8 @@ export interface StackOptions {
   /** Client interceptors installed in the gateway (hop counting). */
   gatewayInterceptors?: Interceptor[];
   logLevel?: string;
+  /** Where every process's log records go (standard output by default): the fuzz test reads them back. */
+  logDestination?: LoggerOptions['destination'];
 }
 
 /** Operator clients over the internal APIs, for arranging test data as an operator would. */
@@ -85,13 +87,15 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     MONGO_DB_PREFIX: dbPrefix,
     NATS_URL: options.natsUrl,
     OUTBOX_RETRY_MS: '500',
+    // Six services in one process: no metrics listeners (the process registry is one anyway).
+    METRICS_PORT: '0',
     // Tests arrange states in the databases directly, which no announcement reports; the
     // session-check cache has its own tests (tests/e2e/test/authentication-cache.test.ts).
     AUTH_CACHE_TTL_MS: '0',
     ...Object.fromEntries(SERVICES.map((name, index) => [`${name.toUpperCase()}_ADDR`, addressOf(index)])),
     ...options.env,
   };
-  const logger = createLogger({ name: 'stack', level: env['LOG_LEVEL'] ?? 'silent' });
+  const logger = createLogger({ name: 'stack', level: env['LOG_LEVEL'] ?? 'silent', destination: options.logDestination });
   const running: RunningService[] = [];
   const byName = new Map<ServiceName, RunningService>();
   const stopAll = async () => {

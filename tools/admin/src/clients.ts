@@ -1,5 +1,6 @@
 import { createClients, type Clients } from '@masthead/core/clients';
 import { loadConfig, serviceAddresses } from '@masthead/core/config';
+import { runningStackEnv } from './stack-env.js';
 
 /** The internal APIs the admin CLI calls, from the clients table shared with the gateway (ADR 0097). */
 const ADMIN_CLIENTS = [
@@ -27,8 +28,12 @@ const ADMIN_CLIENTS = [
 
 export type AdminClients = Clients<(typeof ADMIN_CLIENTS)[number]> & { close(): void };
 
-/** Clients of the internal APIs, addressed by the same variables the services use. */
+/**
+ * Clients of the internal APIs, addressed by the same variables the services use; those not set
+ * come from the stack `npm start` runs, when one runs.
+ */
 export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients {
+  const stack = runningStackEnv(env);
   const config = loadConfig(
     {
       ACCOUNTS_ADDR: serviceAddresses.ACCOUNTS_ADDR,
@@ -38,7 +43,7 @@ export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients
       COMMUNITY_ADDR: serviceAddresses.COMMUNITY_ADDR,
       INTEGRATIONS_ADDR: serviceAddresses.INTEGRATIONS_ADDR,
     },
-    env,
+    { ...stack.env, ...env },
   );
   const addresses = {
     accounts: config.ACCOUNTS_ADDR,

@@ -39,7 +39,8 @@ const safe = (text: string): string => text.replace(/[^A-Za-z0-9@._-]/g, '_').sl
  */
 export async function startMailSink(natsUrl: string, dir: string, log: (message: string) => void): Promise<MailSink> {
   await mkdir(dir, { recursive: true });
-  const nats: NatsConnection = await connect({ servers: natsUrl, name: 'masthead-dev-mail-sink' });
+  // It reconnects for as long as the stack runs: NATS restarts on the same port.
+  const nats: NatsConnection = await connect({ servers: natsUrl, name: 'masthead-dev-mail-sink', maxReconnectAttempts: -1 });
   for (const name of MAIL_EVENT_NAMES) {
     const subscription = nats.subscribe(`masthead.events.${name}`);
     void (async () => {

@@ -11,7 +11,8 @@ import { loadConfig } from './config.js';
 import { clearLogs, tailLogs } from './logs.js';
 import { startMailSink, type MailSink } from './mail-sink.js';
 import { runAdmin, StackStartError, startStack } from './stack.js';
-import { Supervisor } from './supervisor.js';
+import { writeStackFile, removeStackFile } from './stack-file.js';
+import { DEFAULT_RESTART_POLICY, Supervisor } from './supervisor.js';
 
 const TAIL_LINES = 30;
 
@@ -21,11 +22,26 @@ const since = (start: number): string => `${Math.round(performance.now() - start
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const config = loadConfig(process.env, repoRoot);
 
-const supervisor = new Supervisor({
-  onUnexpectedExit(child, status) {
-    void fail(`${child.name} (pid ${child.pid}) exited unexpectedly (code ${status.code}, signal ${status.signal})`, [child.name]);
+// A process that dies is started again with back-off (its log says why it died); the stack
+// stops only on its own signal.
+const supervisor = new Supervisor(
+  {
+    onUnexpectedExit(child, status) {
+      log(`${child.name} (pid ${child.pid}) exited unexpectedly (code ${status.code}, signal ${status.signal}); see ${logOf(child.name)}`);
+    },
+    onRestartScheduled(name, attempt, delayMs) {
+      log(`restarting ${name} in ${delayMs} ms (restart ${attempt})`);
+    },
+    onRestarted(child, attempt) {
+      log(`${child.name} runs again (pid ${child.pid}, restart ${attempt})`);
+    },
+    onRestartFailed(name, error) {
+      log(`${name} did not start: ${error instanceof Error ? error.message : String(error)}`);
+    },
   },
-});
+  { restart: DEFAULT_RESTART_POLICY },
+);
+const logOf = (name: string): string => join(config.logDir, `${name}.log`);
 
 let mailSink: MailSink | undefined;
 
@@ -35,7 +51,8 @@ function shutdown(code: number): void {
   const started = performance.now();
   log('stopping');
   void mailSink?.close().catch(() => undefined);
-  void supervisor.stop().then(() => {
+  void supervisor.stop().then(async () => {
+    await removeStackFile(config.dataDir).catch(() => undefined);
     log(`stopped in ${since(started)}`);
     process.exit(code);
   });
@@ -53,11 +70,26 @@ async function fail(reason: string, logs: readonly string[] | 'all' | 'none' = '
 // stop order holds. SIGHUP (terminal closed) must stop them too, or they would outlive us.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(0));
 
+/** What the admin CLI reads from the stack file: the addresses and the database and bus. */
+const adminEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(env).filter(
+      (entry): entry is [string, string] => /^(\w+_ADDR|MONGO_URL|NATS_URL|MASTHEAD_ENV)$/.test(entry[0]) && entry[1] !== undefined,
+    ),
+  );
+
 async function main(): Promise<void> {
   await mkdir(config.logDir, { recursive: true });
   await clearLogs(config.logDir);
   const stack = await startStack(supervisor, config, {}, log);
   if (!stack) return;
+  await writeStackFile(config.dataDir, {
+    pid: process.pid,
+    started_at: new Date().toISOString(),
+    api: `${stack.origin}/api/v1`,
+    env: adminEnv(stack.topology.sharedEnv),
+    metrics: Object.fromEntries([...stack.topology.services, ...stack.topology.gateways].map((spec) => [spec.name, spec.metricsUrl])),
+  });
   // Codes mailed to members land in .data/mail/ (README, "Mail in development").
   mailSink = await startMailSink(stack.infra.nats.url, join(config.dataDir, 'mail'), log);
 

@@ -16,7 +16,7 @@ import {
 import type { DevstackConfig } from './config.js';
 import { waitForHttpOk } from './readiness.js';
 import type { Supervisor } from './supervisor.js';
-import { entryPoints, planTopology, type ProcessSpec, type Topology } from './topology.js';
+import { entryPoints, planTopology, urlHost, type ProcessSpec, type Topology } from './topology.js';
 
 // The gateway answers /readyz once it reaches every service; a cold start takes a few seconds.
 const READY_TIMEOUT_MS = 60_000;
@@ -36,12 +36,16 @@ export interface StackOptions {
   env?: NodeJS.ProcessEnv;
   /** Extra node flags for a service or the gateway by process name (e.g. --cpu-prof). */
   nodeArgs?: (name: string) => readonly string[];
+  /** Processes per service and gateways (fault drills); 1 by default. */
+  replicas?: number;
 }
 
 /** A started stack: where to reach it and which processes it runs. */
 export interface RunningStack {
   /** e.g. http://127.0.0.1:8080 (no /api/v1). */
   origin: string;
+  /** Every gateway's origin, the first being `origin`. */
+  origins: string[];
   infra: { ferretdb: StartedServer; nats: StartedServer };
   /** localstripe, billing's card provider (docs/adr/0110); absent when it could not start. */
   cardProvider: StartedServer | undefined;
@@ -75,21 +79,24 @@ export async function startStack(
     config,
     { mongoUrl: infra.ferretdb.url, natsUrl: infra.nats.url, cardProviderUrl: cardProvider?.url },
     options.env ?? process.env,
+    { replicas: options.replicas },
   );
   if (supervisor.isStopping) return undefined;
   started = performance.now();
-  const specs = [...topology.services, topology.gateway];
-  const children = await Promise.all(
-    specs.map((spec) => startProcess(supervisor, config, spec, spec === topology.gateway ? 'gateway' : 'service', options.nodeArgs)),
-  );
+  const children = await Promise.all([
+    ...topology.services.map((spec) => startProcess(supervisor, config, spec, 'service', options.nodeArgs)),
+    ...topology.gateways.map((spec) => startProcess(supervisor, config, spec, 'gateway', options.nodeArgs)),
+  ]);
 
-  const origin = `http://${urlHost(config.host)}:${config.port}`;
-  const ready = await waitForHttpOk(`${origin}/readyz`, READY_TIMEOUT_MS, () => supervisor.isStopping);
+  const origins = topology.gateways.map((spec) => `http://${urlHost(config.host)}:${spec.env.PORT}`);
+  const origin = origins[0]!;
+  const ready = await Promise.all(origins.map((each) => waitForHttpOk(`${each}/readyz`, READY_TIMEOUT_MS, () => supervisor.isStopping)));
   if (supervisor.isStopping) return undefined;
-  if (!ready) throw new StackStartError(`the gateway did not answer GET /readyz with 200 within ${READY_TIMEOUT_MS / 1000} s`, 'all');
+  if (!ready.every(Boolean))
+    throw new StackStartError(`a gateway did not answer GET /readyz with 200 within ${READY_TIMEOUT_MS / 1000} s`, 'all');
   onProgress(`services and gateway ready in ${since(started)}`);
   const infraProcesses = [infra.ferretdb.process, infra.nats.process, ...(cardProvider ? [cardProvider.process] : [])];
-  return { origin, infra, cardProvider, topology, processes: [...infraProcesses, ...children] };
+  return { origin, origins, infra, cardProvider, topology, processes: [...infraProcesses, ...children] };
 }
 
 /**
@@ -120,17 +127,19 @@ export async function runAdmin(
   return (await child.exited).code;
 }
 
-/** FerretDB and NATS in parallel; throws a StackStartError naming their logs when either fails. */
+/**
+ * FerretDB and NATS in parallel, kept running: a restart reuses the port the first start got, so
+ * that every client reconnects to the same address (NATS clients and the MongoDB driver retry it).
+ * Throws a StackStartError naming their logs when either fails to start the first time.
+ */
 async function startInfra(
   supervisor: Supervisor,
   config: DevstackConfig,
   tools: Tools,
 ): Promise<{ ferretdb: StartedServer; nats: StartedServer }> {
   const echo = config.logToConsole;
-  const ofServer = (server: StartedServer): ManagedProcess => server.process;
   const [ferretdb, nats] = await Promise.allSettled([
-    supervisor.track(
-      'infra',
+    keepServer(supervisor, 'ferretdb', (port) =>
       startFerretDb({
         dataDir: join(config.dataDir, 'ferretdb'),
         logFile: join(config.logDir, 'ferretdb.log'),
@@ -138,24 +147,38 @@ async function startInfra(
         ownProcessGroup: true,
         binary: tools.ferretdb,
         postgresBinDir: tools.postgresBinDir,
+        port,
       }),
-      ofServer,
     ),
-    supervisor.track(
-      'infra',
+    keepServer(supervisor, 'nats', (port) =>
       startNats({
         dataDir: join(config.dataDir, 'nats'),
         logFile: join(config.logDir, 'nats.log'),
         echo,
         ownProcessGroup: true,
         binary: tools.natsServer,
+        port,
       }),
-      ofServer,
     ),
   ]);
   if (ferretdb.status === 'fulfilled' && nats.status === 'fulfilled') return { ferretdb: ferretdb.value, nats: nats.value };
   const reason: unknown = ferretdb.status === 'rejected' ? ferretdb.reason : nats.status === 'rejected' ? nats.reason : undefined;
   throw new StackStartError(reason instanceof Error ? reason.message : String(reason), ['ferretdb', 'nats']);
+}
+
+/** Keeps a server running; its first start picks the port, every restart reuses it. */
+async function keepServer(
+  supervisor: Supervisor,
+  name: string,
+  start: (port: number | undefined) => Promise<StartedServer>,
+): Promise<StartedServer> {
+  let first: StartedServer | undefined;
+  await supervisor.keep('infra', name, async () => {
+    const server = await start(first?.port);
+    first ??= server;
+    return server.process;
+  });
+  return first!;
 }
 
 /**
@@ -170,16 +193,15 @@ async function startCardProvider(
 ): Promise<StartedServer | undefined> {
   const started = performance.now();
   try {
-    const server = await supervisor.track(
-      'infra',
+    const server = await keepServer(supervisor, 'localstripe', (port) =>
       startLocalStripe({
         dataDir: join(config.dataDir, 'localstripe'),
         persist: true,
         logFile: join(config.logDir, 'localstripe.log'),
         echo: config.logToConsole,
         ownProcessGroup: true,
+        port,
       }),
-      (running) => running.process,
     );
     onProgress(`card provider (localstripe) ${server.url} ready in ${since(started)}`);
     return server;
@@ -190,22 +212,24 @@ async function startCardProvider(
   }
 }
 
-async function startProcess(
+/** A service or the gateway, kept running: its environment (and so its port) is the same every start. */
+function startProcess(
   supervisor: Supervisor,
   config: DevstackConfig,
   spec: ProcessSpec,
   tier: 'service' | 'gateway',
   nodeArgs: StackOptions['nodeArgs'],
 ): Promise<ManagedProcess> {
-  const starting = spawnManaged(process.execPath, [...(nodeArgs?.(spec.name) ?? []), spec.entry], {
-    name: spec.name,
-    cwd: config.repoRoot,
-    env: spec.env,
-    logFile: join(config.logDir, `${spec.name}.log`),
-    echo: config.logToConsole,
-    ownProcessGroup: true,
-  });
-  return supervisor.track(tier, starting, (child) => child);
+  return supervisor.keep(tier, spec.name, () =>
+    spawnManaged(process.execPath, [...(nodeArgs?.(spec.name) ?? []), spec.entry], {
+      name: spec.name,
+      cwd: config.repoRoot,
+      env: spec.env,
+      logFile: join(config.logDir, `${spec.name}.log`),
+      echo: config.logToConsole,
+      ownProcessGroup: true,
+    }),
+  );
 }
 
 /** A missing dist/main.js means the build did not run; say so instead of a crash report. */
@@ -216,13 +240,6 @@ async function assertBuilt(repoRoot: string): Promise<void> {
     await access(entry).catch(() => missing.push(entry));
   }
   if (missing.length > 0) throw new StackStartError(`not built: ${missing.join(', ')}; run \`npm run build\``);
-}
-
-/** The address clients use: a wildcard listen address is reached over loopback. */
-export function urlHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 const since = (start: number): string => `${Math.round(performance.now() - start)} ms`;

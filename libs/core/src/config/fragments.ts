@@ -35,14 +35,24 @@ export const serviceEnv = {
   EVENT_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** How often undelivered events are retried from the outbox. */
   OUTBOX_RETRY_MS: positiveInt(2000),
+  /** The Prometheus endpoint `GET /metrics` of a service (docs/adr/0183); 0 turns it off. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  METRICS_HOST: z.string().default('0.0.0.0'),
+  /** How long a write may take to commit after its event was prepared (docs/adr/0180). */
+  OUTBOX_PREPARED_GRACE_MS: positiveInt(30_000),
 };
+
+/** A dial address: host:port, or replicas as a comma-separated list of IPv4 host:port. */
+const dialAddress = z
+  .string()
+  .refine((value) => value.split(',').every((part) => hostPort.safeParse(part).success), 'expected host:port[,host:port…]');
 
 /** Dial addresses of the six services; each process reads the ones it calls. */
 export const serviceAddresses = {
-  ACCOUNTS_ADDR: hostPort.default('127.0.0.1:50051'),
-  IDENTITY_ADDR: hostPort.default('127.0.0.1:50052'),
-  CATALOG_ADDR: hostPort.default('127.0.0.1:50053'),
-  BILLING_ADDR: hostPort.default('127.0.0.1:50054'),
-  COMMUNITY_ADDR: hostPort.default('127.0.0.1:50055'),
-  INTEGRATIONS_ADDR: hostPort.default('127.0.0.1:50056'),
+  ACCOUNTS_ADDR: dialAddress.default('127.0.0.1:50051'),
+  IDENTITY_ADDR: dialAddress.default('127.0.0.1:50052'),
+  CATALOG_ADDR: dialAddress.default('127.0.0.1:50053'),
+  BILLING_ADDR: dialAddress.default('127.0.0.1:50054'),
+  COMMUNITY_ADDR: dialAddress.default('127.0.0.1:50055'),
+  INTEGRATIONS_ADDR: dialAddress.default('127.0.0.1:50056'),
 };

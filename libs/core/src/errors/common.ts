@@ -86,6 +86,16 @@ export const peerDeadlineExceeded = defineError({
   description: 'An internal service did not answer',
 });
 
+/**
+ * A service's own dependency (its database) cannot be reached: the service answers at once, and a
+ * retry after a few seconds may succeed (docs/adr/0181).
+ */
+export const dependencyUnavailable = defineError({
+  status: 503,
+  code: 'service_unavailable',
+  description: 'A service dependency is unavailable; try again shortly',
+});
+
 /** A peer that answers RESOURCE_EXHAUSTED without a ServiceError. */
 export const peerExhausted = defineError({ status: 429, code: 'service_unavailable', description: 'An internal service did not answer' });
 

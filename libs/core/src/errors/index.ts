@@ -3,3 +3,4 @@ export * from './catalogue.js';
 export * from './common.js';
 export * from './grpc-mapping.js';
 export * from './zod.js';
+export * from './dependency.js';

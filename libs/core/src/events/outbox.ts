@@ -2,6 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
 import { Schema } from 'mongoose';
 
+/**
+ * The document whose write an event announces (ADR 0180): the write marks it with the event's ID
+ * in the same single-document operation, so that after a crash the relay can tell a write that
+ * committed (publish its event) from one that never did (drop the event).
+ */
+export interface EventWitness {
+  collection: string;
+  id: string | number;
+}
+
 /** An event waiting in the service's own database until JetStream acknowledged it. */
 export interface OutboxRecord {
   _id: string;
@@ -9,6 +19,13 @@ export interface OutboxRecord {
   payload: string;
   created_at: Date;
   attempts: number;
+  /**
+   * `prepared`: written before the write it announces, which may still be under way or may never
+   * commit; the relay publishes it only once its witness carries the mark. Absent or `ready`:
+   * the write committed, publish it.
+   */
+  state?: 'prepared' | 'ready';
+  witness?: EventWitness;
 }
 
 const outboxSchema = new Schema<OutboxRecord>(
@@ -18,6 +35,8 @@ const outboxSchema = new Schema<OutboxRecord>(
     payload: { type: String, required: true },
     created_at: { type: Date, required: true },
     attempts: { type: Number, required: true, default: 0 },
+    state: { type: String },
+    witness: { type: Schema.Types.Mixed },
   },
   { collection: 'outbox', versionKey: false },
 );
@@ -29,3 +48,22 @@ export function outboxModel(connection: Connection): Model<OutboxRecord> {
 }
 
 export const newEventId = (): string => randomUUID();
+
+/** The field a witness carries the IDs of its unpublished events in. */
+export const EVENT_MARKS_FIELD = '_event_marks';
+
+/**
+ * Schema plugin for a collection whose documents witness events: declares the marks field, so
+ * that mongoose keeps it in inserts and `$addToSet` updates. Not `select: false`: that adds a
+ * projection to findAndModify, which FerretDB refuses; a mark lives only until its event is
+ * published, and projections name the fields they show.
+ */
+export function eventMarks(schema: Schema): void {
+  schema.add({ [EVENT_MARKS_FIELD]: { type: [String], default: undefined } });
+}
+
+/** The witness `id` of `model`'s collection. */
+export const witnessOf = (model: { collection: { collectionName: string } }, id: string | number): EventWitness => ({
+  collection: model.collection.collectionName,
+  id,
+});

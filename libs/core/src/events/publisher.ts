@@ -1,9 +1,11 @@
 import type { Connection, Model } from 'mongoose';
 import type { JetStreamClient, NatsConnection } from 'nats';
-import { StringCodec } from 'nats';
+import type { NatsLink } from './subscribe.js';
+import { Events, StringCodec } from 'nats';
 import type { Logger } from 'pino';
 import type { DomainEvents, EventName } from './catalogue.js';
-import { newEventId, outboxModel, type OutboxRecord } from './outbox.js';
+import { EVENT_MARKS_FIELD, newEventId, outboxModel, type EventWitness, type OutboxRecord } from './outbox.js';
+import { countEvent, watchOutbox } from '../metrics/index.js';
 import { ensureEventStream, EVENT_SUBJECT_PREFIX } from './stream.js';
 
 /** The envelope every domain event travels in; `N` narrows the name and so the payload. */
@@ -23,76 +25,165 @@ export interface PublishInput<N extends EventName> {
   payload: DomainEvents[N];
 }
 
+/**
+ * An event recorded before the write it announces (ADR 0180). The write marks its witness with
+ * `markedBy(...)` (an update) or `markFields(...)` (an insert); `commit()` after the write
+ * publishes it. A crash anywhere in between loses nothing and invents nothing: the relay
+ * publishes the event once its witness carries the mark, and drops it when the write never
+ * committed.
+ */
+export interface PreparedEvent<N extends EventName = EventName> {
+  readonly event: DomainEvent<N>;
+  readonly witness: EventWitness;
+  commit(): Promise<DomainEvent<N>>;
+}
+
+/** Update operators that mark a witness with `prepared` events; merge them into the write. */
+export const markedBy = (...prepared: PreparedEvent[]) => ({
+  $addToSet: { [EVENT_MARKS_FIELD]: { $each: prepared.map(({ event }) => event.id) } },
+});
+
+/** Fields that mark a witness being inserted with `prepared` events. */
+export const markFields = (...prepared: PreparedEvent[]) => ({ [EVENT_MARKS_FIELD]: prepared.map(({ event }) => event.id) });
+
+/** What the outbox holds now, for the metrics. */
+export interface OutboxStats {
+  pending: number;
+  /** Age of the oldest pending event, 0 when none. */
+  oldestAgeSeconds: number;
+}
+
 export interface EventPublisher {
   /**
-   * Hands the event to JetStream and waits for its acknowledgement; when that fails (or the
-   * stream is unhealthy) records it in the outbox instead, from where the relay retries until
-   * JetStream acknowledges it. Throws only when the outbox write itself fails, so a caller never
-   * reports success for an event that is lost.
+   * Hands the event of a write that has committed to JetStream and waits for its
+   * acknowledgement; when that fails (or NATS is away) records it in the outbox instead, from
+   * where the relay retries until JetStream acknowledges it. Throws only when the outbox write
+   * itself fails, so a caller never reports success for an event that is lost. A crash between
+   * the write and this call loses the event: writes that must not lose theirs use `prepare`.
    */
   publish<N extends EventName>(input: PublishInput<N>): Promise<DomainEvent<N>>;
+  /** Records an event before its write (see PreparedEvent). */
+  prepare<N extends EventName>(input: PublishInput<N>, witness: EventWitness): Promise<PreparedEvent<N>>;
   /** Delivers what is pending now (used by the relay timer and by tests). */
   flush(): Promise<number>;
+  stats(): Promise<OutboxStats>;
   stop(): Promise<void>;
 }
 
 export interface PublisherOptions {
   source: string;
   connection: Connection;
-  nats: NatsConnection;
+  /** Connected now or later: until then every event waits in the outbox. */
+  nats: NatsLink;
   logger: Logger;
   retryIntervalMs: number;
   /** Replicas of the event stream when this process creates it. */
   streamReplicas?: number;
   /** How long a publish waits for JetStream's acknowledgement before using the outbox. */
   ackTimeoutMs?: number;
+  /**
+   * How long a prepared event's write may take: younger prepared events belong to writes that
+   * may still commit and are left alone; older ones are judged by their witness.
+   */
+  preparedGraceMs?: number;
 }
 
 const codec = StringCodec();
 const RELAY_BATCH = 100;
 const DEFAULT_ACK_TIMEOUT_MS = 1_000;
+const DEFAULT_PREPARED_GRACE_MS = 30_000;
+const RECONNECT_DRAIN_INTERVAL_MS = 250;
+const RECONNECT_DRAIN_ATTEMPTS = 240;
 
 export async function createEventPublisher(options: PublisherOptions): Promise<EventPublisher> {
-  const { source, connection, nats, logger, retryIntervalMs, streamReplicas = 1, ackTimeoutMs = DEFAULT_ACK_TIMEOUT_MS } = options;
+  const {
+    source,
+    connection,
+    nats,
+    logger,
+    retryIntervalMs,
+    streamReplicas = 1,
+    ackTimeoutMs = DEFAULT_ACK_TIMEOUT_MS,
+    preparedGraceMs = DEFAULT_PREPARED_GRACE_MS,
+  } = options;
   const outbox: Model<OutboxRecord> = outboxModel(connection);
-  const jetstream: JetStreamClient = nats.jetstream();
-  let streamReady = ensureEventStream(nats, streamReplicas).then(
-    () => true,
-    (error: unknown) => {
-      logger.warn({ err: error }, 'event stream not ready; events wait in the outbox');
-      return false;
-    },
-  );
+  // Set once the connection is up; until then, and while NATS is away, a publish goes straight
+  // to the outbox instead of waiting for an acknowledgement that cannot come, and the
+  // (re)connection drains the outbox at once (below).
+  let bus: { nats: NatsConnection; jetstream: JetStreamClient } | undefined;
+  let connected = false;
+  let streamReady: Promise<boolean> = Promise.resolve(false);
+  const ensureStream = (): Promise<boolean> =>
+    bus
+      ? ensureEventStream(bus.nats, streamReplicas).then(
+          () => true,
+          (error: unknown) => {
+            logger.warn({ err: error }, 'event stream not ready; events wait in the outbox');
+            return false;
+          },
+        )
+      : Promise.resolve(false);
+
+  const recordOf = (event: DomainEvent, extra: Partial<OutboxRecord> = {}): OutboxRecord => ({
+    _id: event.id,
+    subject: `${EVENT_SUBJECT_PREFIX}${event.name}`,
+    payload: JSON.stringify(event),
+    created_at: new Date(),
+    attempts: 0,
+    ...extra,
+  });
+
+  /** JetStream stores it (or already has it: the message ID makes a repeat a no-op). */
+  const send = async (record: OutboxRecord, timeout?: number): Promise<void> => {
+    if (!bus) throw new Error('NATS not connected yet');
+    if (!(await streamReady)) {
+      streamReady = ensureStream();
+      if (!(await streamReady)) throw new Error('event stream not ready');
+    }
+    await bus.jetstream.publish(record.subject, codec.encode(record.payload), { msgID: record._id, ...(timeout ? { timeout } : {}) });
+  };
+
+  /** A published event leaves the outbox, and its witness loses the mark. */
+  const settle = async (record: OutboxRecord): Promise<void> => {
+    const { witness } = record;
+    await Promise.all([
+      outbox.deleteOne({ _id: record._id }),
+      witness &&
+        connection
+          .collection(witness.collection)
+          .updateOne({ _id: witness.id as never }, { $pull: { [EVENT_MARKS_FIELD]: record._id } } as never),
+    ]).catch((error: unknown) => logger.warn({ err: error, event_id: record._id }, 'published event not cleared; it may be sent again'));
+  };
 
   /** One relay delivery of an outbox record; the record leaves the outbox once acknowledged. */
   const deliver = async (record: OutboxRecord): Promise<boolean> => {
     try {
-      if (!(await streamReady)) {
-        streamReady = ensureEventStream(nats).then(
-          () => true,
-          () => false,
-        );
-        if (!(await streamReady)) return false;
-      }
-      // The message ID lets JetStream drop a duplicate when a retry follows a lost ack.
-      await jetstream.publish(record.subject, codec.encode(record.payload), { msgID: record._id });
-      await outbox.deleteOne({ _id: record._id });
-      return true;
+      await send(record);
+      countEvent(source, 'relayed');
     } catch (error) {
       logger.warn({ err: error, event_id: record._id, subject: record.subject }, 'event delivery deferred');
       await outbox.updateOne({ _id: record._id }, { $inc: { attempts: 1 } }).catch(() => undefined);
       return false;
     }
+    await settle(record);
+    return true;
   };
+
+  /** Did the write a prepared event announces commit? Its witness carries the mark then. */
+  const witnessed = async ({ _id, witness }: OutboxRecord): Promise<boolean> =>
+    witness !== undefined &&
+    (await connection.collection(witness.collection).countDocuments({ _id: witness.id as never, [EVENT_MARKS_FIELD]: _id }, { limit: 1 })) >
+      0;
 
   // False from the first event that went to the outbox until the relay has delivered them all
   // (per process; the order across replicas is not guaranteed anyway).
   let outboxDrained = true;
 
   const publishNow = async (record: OutboxRecord): Promise<boolean> => {
-    if (!(await streamReady)) return false;
+    if (!connected) return false;
     try {
-      await jetstream.publish(record.subject, codec.encode(record.payload), { msgID: record._id, timeout: ackTimeoutMs });
+      await send(record, ackTimeoutMs);
+      countEvent(source, 'direct');
       return true;
     } catch (error) {
       logger.warn({ err: error, event_id: record._id, subject: record.subject }, 'event goes to the outbox');
@@ -100,17 +191,42 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     }
   };
 
-  let flushing: Promise<number> | null = null;
-  const flushPending = async (): Promise<number> => {
-    const pending = await outbox.find().sort({ created_at: 1 }).limit(RELAY_BATCH).lean<OutboxRecord[]>();
-    let delivered = 0;
-    for (const record of pending) {
-      if (!(await deliver(record))) return delivered;
-      delivered++;
+  /** Prepared events whose writes had their time: published when witnessed, dropped when not. */
+  const judgePrepared = async (): Promise<void> => {
+    const stale = await outbox
+      .find({ state: 'prepared', created_at: { $lt: new Date(Date.now() - preparedGraceMs) } })
+      .sort({ created_at: 1 })
+      .limit(RELAY_BATCH)
+      .lean<OutboxRecord[]>();
+    for (const record of stale) {
+      if (await witnessed(record)) await outbox.updateOne({ _id: record._id, state: 'prepared' }, { $set: { state: 'ready' } });
+      else await outbox.deleteOne({ _id: record._id, state: 'prepared' });
     }
-    if (pending.length < RELAY_BATCH) outboxDrained = true;
-    return delivered;
   };
+
+  /** Ready events in order, batch after batch, until none is left or one cannot be delivered. */
+  const flushPending = async (): Promise<number> => {
+    await judgePrepared();
+    // Without a connection a delivery would only wait for its timeout.
+    if (!connected) return 0;
+    let delivered = 0;
+    for (;;) {
+      const pending = await outbox
+        .find({ state: { $ne: 'prepared' } })
+        .sort({ created_at: 1 })
+        .limit(RELAY_BATCH)
+        .lean<OutboxRecord[]>();
+      for (const record of pending) {
+        if (!(await deliver(record))) return delivered;
+        delivered++;
+      }
+      if (pending.length < RELAY_BATCH) {
+        outboxDrained = true;
+        return delivered;
+      }
+    }
+  };
+  let flushing: Promise<number> | null = null;
   const flush = (): Promise<number> => {
     flushing ??= flushPending().finally(() => {
       flushing = null;
@@ -118,37 +234,87 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     return flushing;
   };
 
+  // After a (re)connection JetStream may need a few seconds before it stores again: retry soon
+  // rather than at the relay's next tick, until the outbox is drained or NATS is gone again.
+  const drainNow = async (): Promise<void> => {
+    for (let attempt = 0; attempt < RECONNECT_DRAIN_ATTEMPTS && connected; attempt++) {
+      await flush().catch((error: unknown) => logger.warn({ err: error }, 'outbox relay pass failed'));
+      if (outboxDrained && (await outbox.countDocuments({ state: { $ne: 'prepared' } }).catch(() => 1)) === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, RECONNECT_DRAIN_INTERVAL_MS));
+    }
+  };
+  void Promise.resolve(nats).then(async (connection) => {
+    bus = { nats: connection, jetstream: connection.jetstream() };
+    connected = !connection.isClosed();
+    streamReady = ensureStream();
+    void drainNow();
+    for await (const status of connection.status()) {
+      if (status.type === Events.Disconnect) connected = false;
+      if (status.type === Events.Reconnect) {
+        connected = true;
+        void drainNow();
+      }
+    }
+  });
+
   const timer = setInterval(() => {
     flush().catch((error: unknown) => logger.warn({ err: error }, 'outbox relay pass failed'));
   }, retryIntervalMs);
   timer.unref();
 
+  const newEvent = <N extends EventName>({ name, resourceId = null, payload }: PublishInput<N>): DomainEvent<N> => ({
+    id: newEventId(),
+    name,
+    source,
+    occurred_at: new Date().toISOString(),
+    resource_id: resourceId,
+    payload,
+  });
+
+  const stats = async (): Promise<OutboxStats> => {
+    const [pending, oldest] = await Promise.all([
+      outbox.countDocuments(),
+      outbox.findOne().sort({ created_at: 1 }).select({ created_at: 1 }).lean<Pick<OutboxRecord, 'created_at'>>(),
+    ]);
+    return { pending, oldestAgeSeconds: oldest ? Math.max(0, (Date.now() - oldest.created_at.getTime()) / 1000) : 0 };
+  };
+  watchOutbox(source, stats);
+
   return {
-    async publish<N extends EventName>({ name, resourceId = null, payload }: PublishInput<N>): Promise<DomainEvent<N>> {
-      const event: DomainEvent<N> = {
-        id: newEventId(),
-        name,
-        source,
-        occurred_at: new Date().toISOString(),
-        resource_id: resourceId,
-        payload,
-      };
-      const record: OutboxRecord = {
-        _id: event.id,
-        subject: `${EVENT_SUBJECT_PREFIX}${name}`,
-        payload: JSON.stringify(event),
-        created_at: new Date(),
-        attempts: 0,
-      };
+    async publish<N extends EventName>(input: PublishInput<N>): Promise<DomainEvent<N>> {
+      const event = newEvent(input);
+      const record = recordOf(event);
       // The state write before this call is not transactional with either path, so publishing
       // first loses nothing the outbox would keep, and saves two writes per event. While the
       // outbox holds events, new ones queue behind them to keep their order.
       if (outboxDrained && (await publishNow(record))) return event;
       outboxDrained = false;
       await outbox.create(record);
+      countEvent(source, 'queued');
       return event;
     },
+    async prepare<N extends EventName>(input: PublishInput<N>, witness: EventWitness): Promise<PreparedEvent<N>> {
+      const event = newEvent(input);
+      const record = recordOf(event, { state: 'prepared', witness });
+      await outbox.create(record);
+      return {
+        event,
+        witness,
+        async commit() {
+          if (outboxDrained && (await publishNow(record))) {
+            await settle(record);
+            return event;
+          }
+          outboxDrained = false;
+          // Upserted: a write that outlived the grace may find its record judged and gone.
+          await outbox.replaceOne({ _id: record._id }, { ...record, state: 'ready' }, { upsert: true });
+          countEvent(source, 'queued');
+          return event;
+        },
+      };
+    },
     flush,
+    stats,
     async stop() {
       clearInterval(timer);
       await flushing?.catch(() => 0);

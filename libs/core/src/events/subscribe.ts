@@ -1,4 +1,4 @@
-import { StringCodec, type NatsConnection, type Subscription } from 'nats';
+import { StringCodec, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import type { EventName } from './catalogue.js';
 import type { DomainEvent } from './publisher.js';
@@ -13,14 +13,10 @@ const codec = StringCodec();
  * (catalogue.ts); the message is one our own publishers wrote, so it is not validated again,
  * and a handler that throws on a malformed one only logs it.
  */
-export function onEvent<N extends EventName>(
-  nats: NatsConnection,
-  name: N,
-  logger: Logger,
-  handler: (event: DomainEvent<N>) => void,
-): Subscription {
-  const subscription = nats.subscribe(`${EVENT_SUBJECT_PREFIX}${name}`);
+export function onEvent<N extends EventName>(nats: NatsLink, name: N, logger: Logger, handler: (event: DomainEvent<N>) => void): void {
   void (async () => {
+    // A connection still being made subscribes once it is up (a missed message: one TTL stale).
+    const subscription = (await nats).subscribe(`${EVENT_SUBJECT_PREFIX}${name}`);
     for await (const message of subscription) {
       try {
         handler(JSON.parse(codec.decode(message.data)) as DomainEvent<N>);
@@ -29,5 +25,10 @@ export function onEvent<N extends EventName>(
       }
     }
   })();
-  return subscription;
 }
+
+/**
+ * A NATS connection, or one still being made: NATS may be down while a process starts, and the
+ * process starts anyway (events wait in its outbox, caches expire by TTL) (docs/adr/0182).
+ */
+export type NatsLink = NatsConnection | Promise<NatsConnection>;

@@ -6,7 +6,8 @@ import {
   type Interceptor,
   type ServiceError as GrpcServiceError,
 } from '@grpc/grpc-js';
-import { fromGrpcError } from '../errors/index.js';
+import { ERROR_METADATA_KEY, fromGrpcError } from '../errors/index.js';
+import { observeRpc } from '../metrics/index.js';
 import { currentCall, earliest } from './call-scope.js';
 import { REQUEST_ID_KEY, type CallContext } from './context.js';
 
@@ -50,6 +51,27 @@ export interface ClientOptions {
 const RETRY_ATTEMPTS = 3;
 const RETRY_BASE_MS = 50;
 
+/**
+ * Every channel balances calls over the addresses its target resolves to (a headless Service's
+ * pods, or a comma-separated list): a replica that stops draining is left for the others.
+ */
+export const CHANNEL_OPTIONS = {
+  'grpc.keepalive_time_ms': 30_000,
+  // A restarted peer is found again within a second: grpc-js's default back-off (1 s growing to
+  // 120 s) left calls waiting past their deadline for a replica that had been up for seconds.
+  'grpc.initial_reconnect_backoff_ms': 100,
+  'grpc.max_reconnect_backoff_ms': 1_000,
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+};
+
+/**
+ * The channel target of a service address: `host:port`, or `ip:port,ip:port,…` (replicas on
+ * IPv4 literals, e.g. a local drill), which grpc-js reads as an `ipv4:` list.
+ */
+export function channelTarget(address: string): string {
+  return address.includes(',') ? `ipv4:${address}` : address;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -62,9 +84,9 @@ export function createServiceClient<Def extends UnaryServiceDefinition>(
   address: string,
   options: ClientOptions,
 ): ServiceClient<Def> {
-  const channel = new Client(address, credentials.createInsecure(), {
+  const channel = new Client(channelTarget(address), credentials.createInsecure(), {
     interceptors: options.interceptors ?? [],
-    'grpc.keepalive_time_ms': 30_000,
+    ...CHANNEL_OPTIONS,
   });
 
   const callOnce = (method: UnaryMethodShape<unknown, unknown>, request: unknown, metadata: Metadata, deadline: Date) =>
@@ -82,18 +104,28 @@ export function createServiceClient<Def extends UnaryServiceDefinition>(
 
   const invoke = async (method: UnaryMethodShape<unknown, unknown>, request: unknown, callOptions: CallOptions = {}) => {
     const ambient = currentCall();
-    const metadata = new Metadata();
+    // A peer that restarts or is not up yet is waited for (within the deadline) rather than
+    // failed at once: nothing was sent, so this is safe for every call (docs/adr/0182).
+    const metadata = new Metadata({ waitForReady: true });
     const requestId = callOptions.requestId ?? ambient?.requestId;
     if (requestId) metadata.set(REQUEST_ID_KEY, requestId);
     const own = callOptions.deadline ?? new Date(Date.now() + options.defaultDeadlineMs);
     const deadline = earliest(own, ambient?.deadline) ?? own;
     const attempts = callOptions.idempotent ? RETRY_ATTEMPTS : 1;
     for (let attempt = 1; ; attempt++) {
+      const started = process.hrtime.bigint();
+      const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
       try {
-        return await callOnce(method, request, metadata, deadline);
+        const response = await callOnce(method, request, metadata, deadline);
+        observeRpc('client', method.path, 'OK', seconds());
+        return response;
       } catch (error) {
         const grpcError = error as GrpcServiceError;
-        const retryable = grpcError.code === GrpcStatus.UNAVAILABLE && attempt < attempts;
+        observeRpc('client', method.path, GrpcStatus[grpcError.code] ?? 'UNKNOWN', seconds());
+        // Only a transport failure is worth another try: a peer that answered 503 itself (a
+        // ServiceError in the metadata, e.g. its database is down) would answer it again.
+        const answered = (grpcError.metadata?.get(ERROR_METADATA_KEY).length ?? 0) > 0;
+        const retryable = grpcError.code === GrpcStatus.UNAVAILABLE && !answered && attempt < attempts;
         if (!retryable || Date.now() >= deadline.getTime()) throw fromGrpcError(grpcError);
         await sleep(RETRY_BASE_MS * 2 ** (attempt - 1) * (0.5 + Math.random()));
       }

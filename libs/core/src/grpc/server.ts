@@ -1,14 +1,16 @@
 import {
   Server,
   ServerCredentials,
+  status as GrpcStatus,
   type ServerUnaryCall,
   type sendUnaryData,
   type ServiceDefinition,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
+import { observeRpc } from '../metrics/index.js';
 import type { Logger } from 'pino';
-import { ServiceError, toGrpcError } from '../errors/index.js';
+import { dependencyUnavailable, isDependencyFailure, ServiceError, toGrpcError } from '../errors/index.js';
 import { runInCall } from './call-scope.js';
 import { readRequestId, type CallContext } from './context.js';
 
@@ -62,13 +64,23 @@ function adaptUnary(method: string, handler: (request: unknown, context: CallCon
       requestId,
       deadline: deadline instanceof Date ? deadline : Number.isFinite(deadline) ? new Date(deadline) : undefined,
     };
+    const started = process.hrtime.bigint();
+    const observe = (code: GrpcStatus): void =>
+      observeRpc('server', method, GrpcStatus[code], Number(process.hrtime.bigint() - started) / 1e9);
     runInCall(context, () => handler(call.request, context)).then(
-      (response) => callback(null, response),
+      (response) => {
+        observe(GrpcStatus.OK);
+        callback(null, response);
+      },
       (error: unknown) => {
-        if (!(error instanceof ServiceError) || error.status >= 500) {
+        // An unreachable database answers 503 at once, not an opaque 500 (docs/adr/0181).
+        if (isDependencyFailure(error)) logger.warn({ err: error, method, req_guid: requestId }, 'dependency unavailable');
+        else if (!(error instanceof ServiceError) || error.status >= 500) {
           logger.error({ err: error, method, req_guid: requestId }, 'gRPC handler failed');
         }
-        callback(toGrpcError(error));
+        const sent = toGrpcError(isDependencyFailure(error) ? dependencyUnavailable() : error);
+        observe(sent.code ?? GrpcStatus.INTERNAL);
+        callback(sent);
       },
     );
   };
@@ -98,7 +110,10 @@ export async function startGrpcServer({ listen, logger, services }: GrpcServerOp
     port,
     stop: (graceMs = 5000) =>
       new Promise<void>((resolve) => {
-        health.setStatus('', 'NOT_SERVING');
+        // Readiness goes first: health checks (the gateway's /readyz, kubelet) see it at once,
+        // and the GOAWAY of tryShutdown moves clients to another replica, or makes them wait for
+        // this one's successor (docs/adr/0182); calls under way finish.
+        for (const name of ['', ...services.map((service) => service.name)]) health.setStatus(name, 'NOT_SERVING');
         const force = setTimeout(() => {
           server.forceShutdown();
           resolve();

@@ -70,11 +70,17 @@ export async function insertWithNextId<T extends { _id: number }>(
   connection: Connection,
   model: Model<T>,
   document: Omit<T, '_id'>,
+  /**
+   * Extra fields for the attempt that proposes `id`, e.g. the mark of an event prepared for this
+   * row (`markFields` of @masthead/core/events): an attempt whose ID clashes inserts nothing.
+   */
+  fieldsFor?: (id: number) => Promise<Record<string, unknown>>,
 ): Promise<T> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const id = await allocateId(connection, model);
+    const extra = fieldsFor ? await fieldsFor(id) : {};
     try {
-      const created = await model.create({ ...document, _id: id });
+      const created = await model.create({ ...document, ...extra, _id: id });
       return created.toObject() as T;
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;

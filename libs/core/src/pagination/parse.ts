@@ -21,16 +21,31 @@ export const FIRST_PAGE: Readonly<Pick<PageRequest, 'page' | 'limit'>> = Object.
  * larger values are clamped here (ADR 0006); the paginator reports the limit actually used.
  */
 export const MAX_LIMIT = 1000;
+/**
+ * The largest page: the internal contracts carry it as an int32 (common/v1 PageQuery), and a
+ * larger one failed to serialize in the gateway's client, a 500 the fuzzer found (issue 15).
+ */
+export const MAX_PAGE = 2 ** 31 - 1;
 
 const isScalar = (value: unknown): value is string | number | boolean | null =>
   value === null || ['string', 'number', 'boolean'].includes(typeof value);
 
-function parsePositiveInt(value: unknown, field: string, fallback: number, problems: Record<string, string>): number {
+function parsePositiveInt(
+  value: unknown,
+  field: string,
+  fallback: number,
+  problems: Record<string, string>,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (value === undefined || value === '') return fallback;
   const text = Array.isArray(value) ? value.at(-1) : value;
   const number = typeof text === 'number' ? text : typeof text === 'string' && /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(number) || number < 1) {
     problems[field] = `${field} must be a positive integer`;
+    return fallback;
+  }
+  if (number > max) {
+    problems[field] = `${field} must be at most ${max}`;
     return fallback;
   }
   return number;
@@ -83,7 +98,7 @@ function parseOrderBy(query: Record<string, unknown>): string {
 /** Parses a list request's query; a 409 field-validation error names every bad parameter. */
 export function parsePageRequest(query: Record<string, unknown>): PageRequest {
   const problems: Record<string, string> = {};
-  const page = parsePositiveInt(query['page'], 'page', FIRST_PAGE.page, problems);
+  const page = parsePositiveInt(query['page'], 'page', FIRST_PAGE.page, problems, MAX_PAGE);
   const limit = Math.min(parsePositiveInt(query['limit'], 'limit', FIRST_PAGE.limit, problems), MAX_LIMIT);
   const filter = parseFilter(query['filter'], problems);
   const sort = parseSort(query['sort'], problems);

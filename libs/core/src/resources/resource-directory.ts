@@ -1,8 +1,7 @@
 import type { AccountsServiceService, Resource } from '@masthead/proto/accounts';
-import type { NatsConnection } from 'nats';
 import { TtlCache } from '../cache/index.js';
 import { ServiceError } from '../errors/index.js';
-import { onEvent } from '../events/index.js';
+import { onEvent, type NatsLink } from '../events/index.js';
 import type { ServiceClient } from '../grpc/index.js';
 import type { Logger } from '../logging/index.js';
 
@@ -33,7 +32,7 @@ export class ResourceDirectory {
   }
 
   /** Drops cached copies when the accounts service announces a change. */
-  listen(nats: NatsConnection, logger: Logger): void {
+  listen(nats: NatsLink, logger: Logger): void {
     onEvent(nats, 'resource_updated', logger, (event) => {
       if (typeof event.resource_id === 'number') this.byId.delete(event.resource_id);
       this.byKey.delete(event.payload.public_key);

@@ -1,9 +1,10 @@
 import type { Connection } from 'mongoose';
 import { connect, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
-import { createEventPublisher, type EventPublisher } from '../events/index.js';
+import { createEventPublisher, type EventPublisher, type NatsLink } from '../events/index.js';
 import { startGrpcServer, type ServiceRegistration } from '../grpc/index.js';
 import { createLogger } from '../logging/index.js';
+import { startMetricsServer } from '../metrics/index.js';
 import { connectMongo } from '../mongo/index.js';
 
 /** The settings every service process shares (see `serviceEnv`). */
@@ -14,6 +15,9 @@ export interface ServiceRuntimeConfig {
   MONGO_DB_PREFIX: string;
   NATS_URL: string;
   OUTBOX_RETRY_MS: number;
+  OUTBOX_PREPARED_GRACE_MS: number;
+  METRICS_PORT: number;
+  METRICS_HOST: string;
   EVENT_STREAM_REPLICAS: number;
 }
 
@@ -22,8 +26,11 @@ export interface ServiceRuntime {
   name: string;
   logger: Logger;
   db: Connection;
-  nats: NatsConnection;
+  /** The connection, or the one being made while NATS is down (docs/adr/0182). */
+  nats: NatsLink;
   events: EventPublisher;
+  /** Where `GET /metrics` is served (docs/adr/0183); port 0: nowhere. */
+  metrics: { port: number; host: string };
 }
 
 export interface RunningService {
@@ -34,17 +41,39 @@ export interface RunningService {
 export async function openServiceRuntime(name: string, config: ServiceRuntimeConfig, logger?: Logger): Promise<ServiceRuntime> {
   const log = logger ?? createLogger({ name, level: config.LOG_LEVEL });
   const db = await connectMongo({ url: config.MONGO_URL, dbName: `${config.MONGO_DB_PREFIX}${name}` });
-  const nats = await connect({ servers: config.NATS_URL, name: `masthead-${name}`, maxReconnectAttempts: -1 });
+  const nats = await connectNats(config.NATS_URL, `masthead-${name}`, log);
   const events = await createEventPublisher({
     source: name,
     connection: db,
     nats,
     logger: log,
     retryIntervalMs: config.OUTBOX_RETRY_MS,
+    preparedGraceMs: config.OUTBOX_PREPARED_GRACE_MS,
     streamReplicas: config.EVENT_STREAM_REPLICAS,
   });
-  return { name, logger: log, db, nats, events };
+  return { name, logger: log, db, nats, events, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST } };
 }
+
+// A reachable NATS answers within this; an unreachable one does not hold the service back.
+const NATS_BOOT_WAIT_MS = 3_000;
+
+/**
+ * Connects to NATS and keeps reconnecting for ever. A NATS that is down at start does not keep
+ * the service from starting: it gets the connection still being made, its events wait in the
+ * outbox until NATS comes, and its cache subscriptions start then.
+ */
+async function connectNats(servers: string, name: string, logger: Logger): Promise<NatsLink> {
+  const connecting = connect({ servers, name, maxReconnectAttempts: -1, waitOnFirstConnect: true });
+  const timer = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), NATS_BOOT_WAIT_MS).unref());
+  const connection = await Promise.race([connecting, timer]);
+  if (connection) return connection;
+  logger.warn({ servers }, 'NATS is unreachable; starting anyway, events wait in the outbox');
+  return connecting;
+}
+
+/** The connection when it is made already, else undefined (never waits). */
+const settledNow = (link: NatsLink): Promise<NatsConnection | undefined> =>
+  Promise.race([Promise.resolve(link), Promise.resolve(undefined)]);
 
 /**
  * Starts the gRPC server over an opened runtime. `stop` drains calls first, then the event relay,
@@ -57,14 +86,18 @@ export async function serveRuntime(
   onStop: () => Promise<void> = async () => undefined,
 ): Promise<RunningService> {
   const server = await startGrpcServer({ listen, logger: runtime.logger, services });
-  runtime.logger.info({ port: server.port }, `${runtime.name} service listening`);
+  const metrics = runtime.metrics.port > 0 ? await startMetricsServer(runtime.metrics.port, runtime.metrics.host) : undefined;
+  runtime.logger.info({ port: server.port, metrics_port: metrics?.port }, `${runtime.name} service listening`);
   return {
     port: server.port,
     async stop() {
       await server.stop();
+      await metrics?.close();
       await onStop();
       await runtime.events.stop();
-      await runtime.nats.drain().catch(() => undefined);
+      const nats = await settledNow(runtime.nats);
+      if (nats) await nats.drain().catch(() => undefined);
+      else void Promise.resolve(runtime.nats).then((late) => late.close());
       await runtime.db.close();
     },
   };

@@ -1,4 +1,4 @@
-import { isServiceError, subscriptionNotFound } from '@masthead/core/errors';
+import { isDependencyFailure, isServiceError, subscriptionNotFound } from '@masthead/core/errors';
 import type { Logger } from '@masthead/core/logging';
 import type { PlanRepository } from '../plans/plan.repository.js';
 import {
@@ -54,7 +54,8 @@ export class ExternalSourceLookup {
       if (!plan || plan.resource_id !== resourceId) throw pricingPlanNotFound();
       return { pricing, plan };
     } catch (error) {
-      if (isServiceError(error)) throw error;
+      // An unreachable database is the transport's 503, not this operation's error (docs/adr/0181).
+      if (isServiceError(error) || isDependencyFailure(error)) throw error;
       this.deps.logger.error({ err: error, resource_id: resourceId }, 'external subscription lookup failed');
       throw externalSubscriptionFailed();
     }

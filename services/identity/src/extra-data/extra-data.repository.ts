@@ -1,3 +1,4 @@
+import { markedBy, markFields, witnessOf, type EventWitness, type PreparedEvent } from '@masthead/core/events';
 import { insertWithNextId, isDuplicateKey } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import { extraDataModel, type ExtraDataRecord } from './extra-data.schema.js';
@@ -12,6 +13,9 @@ export interface FieldKey {
   groupKey: string;
   fieldKey: string;
 }
+
+/** Prepares the event of a field write for the row as it will be; `witness` is that row. */
+export type Announce = (record: ExtraDataRecord, created: boolean, witness: EventWitness) => Promise<PreparedEvent>;
 
 /** Enough for one parallel writer of the same field to win the insert and us to update after it. */
 const MAX_UPSERT_ATTEMPTS = 3;
@@ -43,24 +47,36 @@ export class ExtraDataRepository {
   /**
    * Sets a field's value, creating its row (with a new integer ID) when there is none. A parallel
    * writer of the same field can win the insert: the unique index refuses ours and we update
-   * the row it created, so both writes land on one row (the later update wins).
+   * the row it created, so both writes land on one row (the later update wins). `announce`
+   * prepares the write's event for the row as it will be, and the write marks the row with it
+   * (docs/adr/0180).
    */
-  async upsert(scope: ExtraDataScope, field: FieldKey, value: string): Promise<{ record: ExtraDataRecord; created: boolean }> {
+  async upsert(
+    scope: ExtraDataScope,
+    field: FieldKey,
+    value: string,
+    announce: Announce,
+  ): Promise<{ record: ExtraDataRecord; created: boolean; prepared: PreparedEvent }> {
     for (let attempt = 1; ; attempt++) {
       const now = new Date();
-      const updated = await this.model
-        .findOneAndUpdate(fieldFilter(scope, field), { $set: { field_value: value, updated_at: now } }, { new: true })
-        .lean<ExtraDataRecord>()
-        .exec();
-      if (updated) return { record: updated, created: false };
+      const existing = await this.model.findOne(fieldFilter(scope, field)).lean<ExtraDataRecord>().exec();
+      if (existing) {
+        const prepared = await announce({ ...existing, field_value: value, updated_at: now }, false, witnessOf(this.model, existing._id));
+        const updated = await this.model
+          .findOneAndUpdate({ _id: existing._id }, { $set: { field_value: value, updated_at: now }, ...markedBy(prepared) }, { new: true })
+          .lean<ExtraDataRecord>()
+          .exec();
+        if (updated) return { record: updated, created: false, prepared };
+        continue; // deleted meanwhile: its prepared event finds no mark and is dropped
+      }
+      let prepared: PreparedEvent | undefined;
+      const row = { ...fieldFilter(scope, field), field_value: value, created_at: now, updated_at: now };
       try {
-        const record = await insertWithNextId(this.db, this.model, {
-          ...fieldFilter(scope, field),
-          field_value: value,
-          created_at: now,
-          updated_at: now,
+        const record = await insertWithNextId(this.db, this.model, row, async (id) => {
+          prepared = await announce({ ...row, _id: id }, true, witnessOf(this.model, id));
+          return markFields(prepared);
         });
-        return { record, created: true };
+        return { record, created: true, prepared: prepared! };
       } catch (error) {
         if (!isDuplicateKey(error) || attempt >= MAX_UPSERT_ATTEMPTS) throw error;
       }

@@ -1,3 +1,4 @@
+import { eventMarks } from '@masthead/core/events';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /** One stored field of a member's extra data in one resource (document 2, "Extra-data row"). */
@@ -25,6 +26,8 @@ const extraDataSchema = new Schema<ExtraDataRecord>(
   },
   { collection: 'extra_data', versionKey: false },
 );
+// A row witnesses the event of its write (docs/adr/0180).
+extraDataSchema.plugin(eventMarks);
 // One row per field: serves the upsert and delete lookups, and the member's reads by its prefix.
 extraDataSchema.index({ resource_id: 1, user_id: 1, group_key: 1, field_key: 1 }, { unique: true });
 

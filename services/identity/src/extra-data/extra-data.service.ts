@@ -1,10 +1,10 @@
 import type { EventPublisher } from '@masthead/core/events';
-import { isServiceError } from '@masthead/core/errors';
+import { isDependencyFailure, isServiceError } from '@masthead/core/errors';
 import type { Logger } from '@masthead/core/logging';
 import type { ExtraDataRow } from '@masthead/proto/identity/extra_data';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { FieldWrite } from './extra-data.command.js';
-import { publishFieldDeleted, publishFieldUpdated } from './extra-data.events.js';
+import { prepareFieldUpdated, publishFieldDeleted } from './extra-data.events.js';
 import type { ExtraDataRepository, ExtraDataScope, FieldKey } from './extra-data.repository.js';
 import { toExtraDataRow } from './extra-data.projection.js';
 import { extraDataDeleteFailed, extraDataReadFailed, extraDataUpdateFailed, noRelationship } from './extra-data.errors.js';
@@ -40,8 +40,10 @@ export class ExtraDataService {
     await this.assertMember(scope);
     return this.guarded('update', scope, async () => {
       for (const write of writes) {
-        const { record, created } = await this.deps.extraData.upsert(scope, write, write.value);
-        await publishFieldUpdated(this.deps.events, record, created);
+        const { prepared } = await this.deps.extraData.upsert(scope, write, write.value, (record, created, witness) =>
+          prepareFieldUpdated(this.deps.events, record, created, witness),
+        );
+        await prepared.commit();
       }
       // Reading back belongs to the write: its failure is the write's documented error too.
       return this.rows(scope, groupKey);
@@ -77,7 +79,8 @@ export class ExtraDataService {
     try {
       return await work();
     } catch (error) {
-      if (isServiceError(error)) throw error;
+      // An unreachable database is the transport's 503, not this operation's error (docs/adr/0181).
+      if (isServiceError(error) || isDependencyFailure(error)) throw error;
       this.deps.logger.error({ err: error, resource_id: scope.resourceId, user_id: scope.userId }, `extra data ${kind} failed`);
       throw FAILURES[kind]();
     }

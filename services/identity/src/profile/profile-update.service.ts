@@ -1,5 +1,5 @@
 import { fieldError, type FieldErrors, userNotExist } from '@masthead/core/errors';
-import type { EventPublisher } from '@masthead/core/events';
+import { markedBy, type EventPublisher, type PreparedEvent } from '@masthead/core/events';
 import type { UpdateProfileResponse } from '@masthead/proto/identity/profile';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { AccessAnnouncer } from '../sessions/access-announcer.js';
@@ -48,17 +48,18 @@ export class ProfileUpdateService {
     // Lost to a parallel request since the check: still nothing written.
     if (newKey && newKey !== oldKey && !(await nickNames.claim(newKey, userId))) throw fieldError({ nick_name: nickNameTaken });
 
-    const userChanges = userChangesOf(changes, languageId);
-    if (Object.keys(userChanges).length > 0) await this.deps.users.update(userId, userChanges);
+    // The events are prepared before the user row that witnesses them is written (docs/adr/0180):
+    // a crash after that write still publishes them, one before it does not.
+    const before = changes.extra ? await relationships.find(resourceId, userId) : null;
+    const prepared = await this.prepare(userId, resourceId, changes, before?.extra ?? {});
+    await this.deps.users.update(userId, userChangesOf(changes, languageId), markedBy(...prepared));
     if (oldKey && changes.nickName !== undefined && newKey !== oldKey) await nickNames.release(oldKey, userId);
 
-    // The stored extra, read before the merge, tells which marketing opt-ins change.
-    const before = changes.extra ? await relationships.find(resourceId, userId) : null;
     if (changes.extra) await relationships.mergeExtra(resourceId, userId, changes.extra);
     if (changes.tags) await this.deps.tags.replace(userId, resourceId, changes.tags);
 
     await this.deps.access.memberChanged(userId, null, 'profile_updated');
-    await this.publish(userId, resourceId, changes, before?.extra ?? {});
+    for (const event of prepared) await event.commit();
     const [updated, relationship] = await Promise.all([this.deps.users.findById(userId), relationships.find(resourceId, userId)]);
     return {
       user: toUserMessage(updated ?? user, relationship?.extra ?? {}),
@@ -84,12 +85,28 @@ export class ProfileUpdateService {
     return slugId ?? changes.languageId;
   }
 
-  private async publish(userId: number, resourceId: number, changes: ProfileChanges, extraBefore: Record<string, unknown>): Promise<void> {
-    await this.deps.events.publish({ name: PROFILE_UPDATED, resourceId, payload: { user_id: userId, fields: changedFieldNames(changes) } });
+  /** The update's events: the profile changed, and the marketing opt-ins that it changed. */
+  private async prepare(
+    userId: number,
+    resourceId: number,
+    changes: ProfileChanges,
+    extraBefore: Record<string, unknown>,
+  ): Promise<PreparedEvent[]> {
+    const { events, users } = this.deps;
+    const witness = users.witness(userId);
+    const prepared: PreparedEvent[] = [
+      await events.prepare(
+        { name: PROFILE_UPDATED, resourceId, payload: { user_id: userId, fields: changedFieldNames(changes) } },
+        witness,
+      ),
+    ];
     const optIns = changes.extra ? changedOptIns(extraBefore, changes.extra) : {};
     if (Object.keys(optIns).length > 0) {
-      await this.deps.events.publish({ name: MARKETING_OPT_INS_CHANGED, resourceId, payload: { user_id: userId, opt_ins: optIns } });
+      prepared.push(
+        await events.prepare({ name: MARKETING_OPT_INS_CHANGED, resourceId, payload: { user_id: userId, opt_ins: optIns } }, witness),
+      );
     }
+    return prepared;
   }
 }
 

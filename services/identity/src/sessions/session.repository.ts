@@ -1,3 +1,4 @@
+import { witnessOf, type EventWitness } from '@masthead/core/events';
 import { insertIfAbsent, insertWithNextId } from '@masthead/core/mongo';
 import type { Connection } from 'mongoose';
 import {
@@ -25,8 +26,15 @@ export class SessionRepository {
     await Promise.all(Object.values(this.models).map((model) => model.createIndexes()));
   }
 
-  createSession(session: NewSession): Promise<SessionRecord> {
-    return insertWithNextId(this.db, this.models.sessions, { ...session, created_at: new Date(), revoked_at: null, compromised_at: null });
+  /** `markFor` marks the new row with the event of its start (docs/adr/0180). */
+  createSession(session: NewSession, markFor?: (witness: EventWitness) => Promise<Record<string, unknown>>): Promise<SessionRecord> {
+    const { sessions } = this.models;
+    return insertWithNextId(
+      this.db,
+      sessions,
+      { ...session, created_at: new Date(), revoked_at: null, compromised_at: null },
+      markFor && ((id) => markFor(witnessOf(sessions, id))),
+    );
   }
 
   async addToken(tokenHash: string, sessionId: number, expiresAt: Date): Promise<void> {

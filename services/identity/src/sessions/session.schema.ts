@@ -1,3 +1,4 @@
+import { eventMarks } from '@masthead/core/events';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /** One signed-in device or client. Its ID is public (`session_id`). */
@@ -65,6 +66,8 @@ const sessionSchema = new Schema<SessionRecord>(
   },
   { collection: 'sessions', versionKey: false },
 );
+// A session witnesses the event of its start (docs/adr/0180).
+sessionSchema.plugin(eventMarks);
 // Serves "sessions of a user in a resource" (device limits, logout everywhere).
 sessionSchema.index({ user_id: 1, resource_id: 1 });
 

@@ -1,3 +1,4 @@
+import type { EventWitness } from '@masthead/core/events';
 import type { AccessAnnouncer } from './access-announcer.js';
 import type { SessionRepository } from './session.repository.js';
 import type { Rotation } from './rotation-seal.js';
@@ -37,17 +38,21 @@ export interface SessionServiceDeps {
 export class SessionService {
   constructor(private readonly deps: SessionServiceDeps) {}
 
-  async issue(input: IssueSessionInput): Promise<IssuedSession> {
+  /** `markFor` marks the session row with the event of its start (docs/adr/0180). */
+  async issue(input: IssueSessionInput, markFor?: (witness: EventWitness) => Promise<Record<string, unknown>>): Promise<IssuedSession> {
     const now = Date.now();
-    const session = await this.deps.repository.createSession({
-      user_id: input.userId,
-      resource_id: input.resourceId,
-      expires_at: new Date(now + this.deps.policy.sessionTtlSeconds * 1000),
-      source_type: input.sourceType,
-      guest_session: input.guestSession,
-      ip: input.ip,
-      user_agent: input.userAgent,
-    });
+    const session = await this.deps.repository.createSession(
+      {
+        user_id: input.userId,
+        resource_id: input.resourceId,
+        expires_at: new Date(now + this.deps.policy.sessionTtlSeconds * 1000),
+        source_type: input.sourceType,
+        guest_session: input.guestSession,
+        ip: input.ip,
+        user_agent: input.userAgent,
+      },
+      markFor,
+    );
     const token = newToken();
     const refreshToken = newToken();
     await Promise.all([

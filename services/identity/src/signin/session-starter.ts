@@ -1,4 +1,4 @@
-import type { EventPublisher } from '@masthead/core/events';
+import { markFields, type EventPublisher, type PreparedEvent } from '@masthead/core/events';
 import type { Resource } from '@masthead/proto/accounts';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { IssuedSession, SessionService } from '../sessions/session.service.js';
@@ -47,7 +47,11 @@ export class SessionStarter {
     return created;
   }
 
-  /** Issues the session (and a code where asked) and records the event, `user_login` or `user_signup`. */
+  /**
+   * Issues the session (and a code where asked) and records the event, `user_login` or
+   * `user_signup`, prepared before the session row that witnesses it (docs/adr/0180): a crash
+   * after the row is written still publishes it, a crash before does not.
+   */
   async start(
     userId: number,
     resource: Resource | null,
@@ -55,30 +59,35 @@ export class SessionStarter {
     context: SessionContext,
     event: SessionEvent,
   ): Promise<StartedSession> {
-    const issued = await this.deps.sessions.issue({
-      userId,
-      resourceId: resource?.id ?? 0,
-      sourceType: context.sourceType,
-      guestSession: context.guestSession,
-      ip: context.ip,
-      userAgent: context.userAgent,
-    });
+    // A proposed session ID that clashes is proposed again: the last prepared event is the row's.
+    let prepared: PreparedEvent<SessionEvent> | undefined;
+    const issued = await this.deps.sessions.issue(
+      {
+        userId,
+        resourceId: resource?.id ?? 0,
+        sourceType: context.sourceType,
+        guestSession: context.guestSession,
+        ip: context.ip,
+        userAgent: context.userAgent,
+      },
+      async (witness) => {
+        const payload = {
+          user_id: userId,
+          session_id: Number(witness.id),
+          source_type: context.sourceType,
+          guest_session: context.guestSession,
+          ip: context.ip,
+          user_agent: context.userAgent,
+        };
+        prepared = await this.deps.events.prepare({ name: event, resourceId: resource?.id ?? null, payload }, witness);
+        return markFields(prepared);
+      },
+    );
     const code =
       delivery.responseType === 'token' || !delivery.redirectUri
         ? null
         : await this.deps.sessions.issueAuthCode(issued.session, delivery.redirectUri);
-    await this.deps.events.publish({
-      name: event,
-      resourceId: resource?.id ?? null,
-      payload: {
-        user_id: userId,
-        session_id: issued.session._id,
-        source_type: context.sourceType,
-        guest_session: context.guestSession,
-        ip: context.ip,
-        user_agent: context.userAgent,
-      },
-    });
+    await prepared?.commit();
     return { issued, code, redirectUri: delivery.redirectUri, includeToken: delivery.responseType !== 'code' };
   }
 }

@@ -1,3 +1,4 @@
+import { witnessOf, type EventWitness } from '@masthead/core/events';
 import { insertWithNextId } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import { userModel, type UserRecord } from './user.schema.js';
@@ -78,7 +79,17 @@ export class UserRepository {
     return insertWithNextId(this.db, this.model, { ...user, created_at: now, updated_at: now });
   }
 
-  async update(id: number, changes: Partial<NewUser>): Promise<void> {
-    await this.model.updateOne({ _id: id }, { $set: { ...changes, updated_at: new Date() } }).exec();
+  /**
+   * `mark` (`markedBy` of @masthead/core/events) marks the row with the events of this write in
+   * the same operation (docs/adr/0180); with no changes only the mark is written.
+   */
+  async update(id: number, changes: Partial<NewUser>, mark?: object): Promise<void> {
+    const set = mark && Object.keys(changes).length === 0 ? {} : { $set: { ...changes, updated_at: new Date() } };
+    await this.model.updateOne({ _id: id }, { ...set, ...mark }).exec();
+  }
+
+  /** The witness of events about user `id` (docs/adr/0180). */
+  witness(id: number): EventWitness {
+    return witnessOf(this.model, id);
   }
 }

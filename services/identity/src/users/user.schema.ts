@@ -1,3 +1,4 @@
+import { eventMarks } from '@masthead/core/events';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /**
@@ -62,6 +63,8 @@ const userSchema = new Schema<UserRecord>(
   },
   { collection: 'users', versionKey: false },
 );
+// A user witnesses the events of its profile updates (docs/adr/0180).
+userSchema.plugin(eventMarks);
 // Serves sign-in and registration (email → user) and keeps emails unique.
 userSchema.index({ email: 1 }, { unique: true });
 // Serves the distinct country texts of GET /countries (grouped branch) from the index alone.

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { ROUTES } from '@masthead/gateway';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStack } from './support.js';
+
+/** Every code of docs/errors.md (the first column of its table). */
+const documentedCodes = (): string[] =>
+  readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => /^\| `(.*?)` \|/.exec(line)![1]!.replaceAll('\\|', '|'));
+
+type Operation = {
+  operationId: string;
+  parameters: Array<{ name: string; in: string }>;
+  responses: Record<string, { 'x-error-codes'?: string[] }>;
+};
+
+/** GET /api/v1/openapi.json (docs/adr/0184): OpenAPI 3.1, generated from the route table. */
+describe('the OpenAPI document', () => {
+  const s = useStack();
+  let document: { openapi: string; info: unknown; paths: Record<string, Record<string, Operation>> };
+
+  beforeAll(async () => {
+    const response = await s.api('/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    document = response.body as typeof document;
+  });
+
+  it('is OpenAPI 3.1 with every route of the table, each operation once, its path parameters declared', () => {
+    expect(document.openapi).toBe('3.1.0');
+    const listed = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(listed.sort()).toEqual(ROUTES.map((route) => `${route.method} ${route.path}`).sort());
+    const operations = Object.values(document.paths).flatMap((operations) => Object.values(operations));
+    expect(new Set(operations.map((operation) => operation.operationId)).size).toBe(operations.length);
+    for (const route of ROUTES) {
+      const operation = document.paths[route.path]![route.method.toLowerCase()]!;
+      const declared = operation.parameters.filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name);
+      expect(declared).toEqual([...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]));
+      // A route not built yet answers 501 after its checks; a built one documents its success.
+      expect(Object.keys(operation.responses)).toContain(route.handler ? '200' : '501');
+    }
+  });
+
+  it('names every documented error code in the responses of the operations that can answer it', () => {
+    const named = new Set(
+      Object.values(document.paths).flatMap((operations) =>
+        Object.values(operations).flatMap((operation) =>
+          Object.values(operation.responses).flatMap((response) => response['x-error-codes'] ?? []),
+        ),
+      ),
+    );
+    const missing = documentedCodes().filter((code) => !named.has(code));
+    expect(missing).toEqual([]);
+    // The shared checks' codes are on every operation that needs a member.
+    expect(document.paths['/user']!['get']!.responses['401']!['x-error-codes']).toEqual(
+      expect.arrayContaining(['auth_failed', 'token_expired']),
+    );
+  });
+
+  it('carries what the request schemas say: a path ID and the query of a paginated list', () => {
+    const team = document.paths['/user/teams/{team_id}']!['get']!;
+    expect(team.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'team_id', in: 'path' })]));
+    const plans = document.paths['/plans']!['get']!;
+    expect(plans.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ in: 'query' }), expect.objectContaining({ name: 'resource', in: 'header' })]),
+    );
+  });
+});
