@@ -9,8 +9,14 @@ export interface HttpTarget {
   method: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
-  /** Bodies sent in turn instead of `body` (e.g. one sign-in per member of a pool). */
-  bodies?: readonly string[];
+  /** Sent in turn, each over the target's headers and body (e.g. one sign-in per member of a pool). */
+  variants?: readonly RequestVariant[];
+}
+
+/** What one request of a rotation changes: headers added to the target's, or another body. */
+export interface RequestVariant {
+  headers?: Record<string, string>;
+  body?: string;
 }
 
 /** What one load run measured. Throughput counts 2xx answers only; the rest are reported apart. */
@@ -68,10 +74,13 @@ export function staggerPlan(rate: number, connections: number, parts = 10): Stag
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** An autocannon request hook that sends the bodies in turn, over every connection. */
-function rotateBody(bodies: readonly string[]) {
+/** An autocannon request hook that sends the variants in turn, over every connection. */
+function rotate(variants: readonly RequestVariant[]) {
   let next = 0;
-  return (request: autocannon.Request): autocannon.Request => ({ ...request, body: bodies[next++ % bodies.length] });
+  return (request: autocannon.Request): autocannon.Request => {
+    const variant = variants[next++ % variants.length]!;
+    return { ...request, headers: { ...request.headers, ...variant.headers }, body: variant.body ?? request.body };
+  };
 }
 
 function runAutocannon(target: HttpTarget, connections: number, seconds: number, rate: number | undefined, latencies: number[]) {
@@ -82,7 +91,7 @@ function runAutocannon(target: HttpTarget, connections: number, seconds: number,
         method: target.method,
         headers: target.headers,
         body: target.body,
-        ...(target.bodies?.length ? { requests: [{ setupRequest: rotateBody(target.bodies) }] } : {}),
+        ...(target.variants?.length ? { requests: [{ setupRequest: rotate(target.variants) }] } : {}),
         connections,
         duration: seconds,
         overallRate: rate,

@@ -70,7 +70,7 @@ export async function arrangeScenario(origin: string): Promise<Scenario> {
       method: 'POST',
       headers: json,
       body: credentials,
-      bodies: BENCH_MEMBERS.map((member) => JSON.stringify(member)),
+      variants: BENCH_MEMBERS.map((member) => ({ body: JSON.stringify(member) })),
     },
     // reusable_refresh keeps the record, so one body can be repeated (document 1, B).
     refresh: {

@@ -35,6 +35,8 @@ export const serviceEnv = {
   EVENT_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** How often undelivered events are retried from the outbox. */
   OUTBOX_RETRY_MS: positiveInt(2000),
+  /** Bench mode only: count database commands and write them here (tools/bench, issue 14). */
+  DB_COMMAND_COUNTS_DIR: z.string().min(1).optional(),
 };
 
 /** Dial addresses of the six services; each process reads the ones it calls. */

@@ -1,3 +1,5 @@
 export * from './connection.js';
 export * from './ids.js';
 export * from './claims.js';
+export * from './command-counts.js';
+export * from './driver.js';

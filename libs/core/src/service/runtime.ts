@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { createEventPublisher, type EventPublisher } from '../events/index.js';
 import { startGrpcServer, type ServiceRegistration } from '../grpc/index.js';
 import { createLogger } from '../logging/index.js';
-import { connectMongo } from '../mongo/index.js';
+import { connectMongo, countCommands } from '../mongo/index.js';
 
 /** The settings every service process shares (see `serviceEnv`). */
 export interface ServiceRuntimeConfig {
@@ -15,6 +15,8 @@ export interface ServiceRuntimeConfig {
   NATS_URL: string;
   OUTBOX_RETRY_MS: number;
   EVENT_STREAM_REPLICAS: number;
+  /** Bench mode: where database command counts go (`countCommands`); unset otherwise. */
+  DB_COMMAND_COUNTS_DIR?: string;
 }
 
 /** Connections a service's composition root wires its repositories and handlers from. */
@@ -33,7 +35,9 @@ export interface RunningService {
 
 export async function openServiceRuntime(name: string, config: ServiceRuntimeConfig, logger?: Logger): Promise<ServiceRuntime> {
   const log = logger ?? createLogger({ name, level: config.LOG_LEVEL });
-  const db = await connectMongo({ url: config.MONGO_URL, dbName: `${config.MONGO_DB_PREFIX}${name}` });
+  const countsDir = config.DB_COMMAND_COUNTS_DIR;
+  const db = await connectMongo({ url: config.MONGO_URL, dbName: `${config.MONGO_DB_PREFIX}${name}`, monitorCommands: !!countsDir });
+  if (countsDir) countCommands(db, name, countsDir);
   const nats = await connect({ servers: config.NATS_URL, name: `masthead-${name}`, maxReconnectAttempts: -1 });
   const events = await createEventPublisher({
     source: name,
