@@ -14,6 +14,7 @@ import { InviteRepository } from './invitations/invite.repository.js';
 import { PreviewFlood } from './invitations/preview-flood.js';
 import { TeamInviteService } from './invitations/team-invite.service.js';
 import { MemberSummaryService } from './members/member-summary.service.js';
+import { announceSummaryChanges } from './members/summary-changes.js';
 import { PassRepository } from './passes/pass.repository.js';
 import { BillingPaymentCustomers } from './support/payment-customers.js';
 import { TeamAccess } from './teams/team-access.js';
@@ -34,6 +35,7 @@ export async function startCommunityService(config: CommunityConfig, logger?: Lo
   );
   const { pricings, memberships, memberViews } = clients;
   const payments = new BillingPaymentCustomers(clients.paymentSources);
+  announceSummaryChanges(runtime.db, runtime.events);
   const teams = new TeamRepository(runtime.db);
   const members = new TeamMemberRepository(runtime.db);
   const passes = new PassRepository(runtime.db);

@@ -71,6 +71,8 @@ export type DomainEvents = {
   team_owner_create_team: { team_id: number; owner_id: number; name: string };
   individual_in_team_invite: { invite_id: number; team_id: number | null; email: string | null; code: string | null; inviter_id: number };
   invite_activated: { invite_id: number; team_id: number | null; user_id: number; subscription_id: number | null };
+  /** Teams or assigned passes of these members changed: their cached profiles go (ADR 0191). */
+  member_summary_changed: { user_ids: number[] };
 };
 
 export type EventName = keyof DomainEvents;

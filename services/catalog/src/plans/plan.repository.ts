@@ -1,5 +1,5 @@
 import { buildListQuery, type PageRequest } from '@masthead/core/pagination';
-import { insertWithNextId } from '@masthead/core/mongo';
+import { insertWithNextId, oneOrIn } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import { PUBLIC_PLAN_LIST, TEAM_PLAN_LIST } from './plan.list-spec.js';
 import { planModel, type PlanRecord } from './plan.schema.js';
@@ -94,7 +94,8 @@ export class PlanRepository {
   findByIdsAcross(resourceIds: number[], ids: number[]): Promise<PlanRecord[]> {
     if (ids.length === 0 || resourceIds.length === 0) return Promise.resolve([]);
     return this.model
-      .find({ _id: { $in: ids }, resource_id: { $in: resourceIds } })
+      // One resource (ListMemberships) or one row: equalities, which use an index on FerretDB too.
+      .find({ _id: oneOrIn(ids), resource_id: oneOrIn(resourceIds) })
       .lean<PlanRecord[]>()
       .exec();
   }

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { watchSummaryRows } from '../members/summary-changes.js';
 
 /**
  * An event pass: one admission bought under a ticket of an event. The **owner** bought it; the
@@ -32,5 +33,8 @@ const passSchema = new Schema<PassRecord>(
 );
 // Serves GetMemberSummary: the passes assigned to a user in a resource.
 passSchema.index({ resource_id: 1, assign_id: 1 });
+
+// Part of member summaries, which identity caches: every write announces (ADR 0191).
+watchSummaryRows(passSchema, 'passes');
 
 export const passModel = (db: Connection): Model<PassRecord> => db.models['Pass'] ?? db.model<PassRecord>('Pass', passSchema);
