@@ -15,6 +15,8 @@ export interface ProviderAnswer {
   body?: unknown;
   /** Wait this long before answering (timeouts). */
   delayMs?: number;
+  /** Extra response headers (Retry-After on a 429). */
+  headers?: Record<string, string>;
 }
 
 export interface RecordingServer {
@@ -39,7 +41,7 @@ export async function startRecordingServer(answer: (request: RecordedRequest) =>
     const send = () => {
       if (res.destroyed) return;
       const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' }).end(text);
+      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers }).end(text);
     };
     if (reply.delayMs) setTimeout(send, reply.delayMs);
     else send();

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig, serviceAddresses, serviceEnv } from '@masthead/core/config';
-import { parseKeyRing, type KeyRing } from '@masthead/core/secrets';
+import { keyRingOrDevelopment, keyRingSetting, type KeyRing } from '@masthead/core/secrets';
 import { z } from 'zod';
 
 /** The SDK takes a host, port and protocol only: a path, query or credentials would be dropped. */
@@ -50,16 +50,7 @@ export const billingEnv = {
    * used (the card-provider operations answer their configuration errors); elsewhere a fixed
    * development ring applies so that `npm start` and tests run without setup.
    */
-  BILLING_SECRETS_KEYS: z
-    .string()
-    .optional()
-    .superRefine((value, context) => {
-      try {
-        if (value !== undefined) parseKeyRing(value);
-      } catch (error) {
-        context.addIssue({ code: z.ZodIssueCode.custom, message: (error as Error).message });
-      }
-    }),
+  BILLING_SECRETS_KEYS: keyRingSetting(),
 };
 
 /** Rules across variables that the per-variable schema cannot state. */
@@ -85,7 +76,5 @@ export function loadBillingConfig(env: NodeJS.ProcessEnv = process.env) {
 }
 
 /** The ring that seals provider secrets; null in production without BILLING_SECRETS_KEYS. */
-export function keyRingOf(config: Pick<BillingConfig, 'BILLING_SECRETS_KEYS' | 'MASTHEAD_ENV'>): KeyRing | null {
-  if (config.BILLING_SECRETS_KEYS) return parseKeyRing(config.BILLING_SECRETS_KEYS);
-  return config.MASTHEAD_ENV === 'production' ? null : parseKeyRing(DEVELOPMENT_KEY_RING);
-}
+export const keyRingOf = (config: Pick<BillingConfig, 'BILLING_SECRETS_KEYS' | 'MASTHEAD_ENV'>): KeyRing | null =>
+  keyRingOrDevelopment(config.BILLING_SECRETS_KEYS, config.MASTHEAD_ENV, DEVELOPMENT_KEY_RING);

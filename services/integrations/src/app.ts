@@ -4,6 +4,7 @@ import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
 import type { IntegrationsConfig } from './config.js';
 import { integrationsHandlers } from './grpc/handlers.js';
+import { startProvidersModule } from './providers.module.js';
 
 export type { IntegrationsConfig } from './config.js';
 export { integrationsEnv, loadIntegrationsConfig } from './config.js';
@@ -19,5 +20,6 @@ export async function startIntegrationsService(config: IntegrationsConfig, logge
     definition: IntegrationsServiceService,
     implementation: integrationsHandlers(),
   };
-  return serveRuntime(runtime, config.GRPC_LISTEN, [service]);
+  const providers = await startProvidersModule(runtime, config);
+  return serveRuntime(runtime, config.GRPC_LISTEN, [service, ...providers.services], () => providers.stop());
 }

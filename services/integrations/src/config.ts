@@ -1,7 +1,13 @@
-import { loadConfig, serviceEnv } from '@masthead/core/config';
+import { ConfigError, loadConfig, serviceEnv } from '@masthead/core/config';
+import { providerEnv, providerProblems } from './provider-config/provider-env.js';
 
-export const integrationsEnv = { ...serviceEnv };
+export const integrationsEnv = { ...serviceEnv, ...providerEnv };
 
 export type IntegrationsConfig = ReturnType<typeof loadIntegrationsConfig>;
 
-export const loadIntegrationsConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(integrationsEnv, env);
+export function loadIntegrationsConfig(env: NodeJS.ProcessEnv = process.env) {
+  const config = loadConfig(integrationsEnv, env);
+  const problems = providerProblems(config);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

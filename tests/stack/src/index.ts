@@ -2,3 +2,4 @@ export * from './stack.js';
 export * from './http.js';
 export * from './tenant.js';
 export * from './connect-oauth.js';
+export * from './fake-providers/index.js';

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ServiceAccountStatus, type ServiceAccount } from '@masthead/proto/accounts/service_accounts';
@@ -7,11 +8,18 @@ import type { Invitation } from '@masthead/proto/community/teams';
 import { relationshipStatusToJSON, type RelationshipStatus } from '@masthead/proto/identity';
 import { adminClients, type AdminClients } from './clients.js';
 import { loadFixture, parseFixture } from './fixture.js';
+import {
+  PROVIDER_FLAG_OPTIONS,
+  PROVIDER_MULTIPLE_OPTIONS,
+  PROVIDER_STRING_OPTIONS,
+  PROVIDER_USAGE,
+  providerCommands,
+} from './provider-commands.js';
 
 const USAGE = `masthead-admin <command> [options]
 
 Talks to the services' internal gRPC APIs (addresses from ACCOUNTS_ADDR, IDENTITY_ADDR, CATALOG_ADDR, BILLING_ADDR,
-COMMUNITY_ADDR).
+COMMUNITY_ADDR, INTEGRATIONS_ADDR).
 
 Commands:
   load-fixture <file> [--force]         create or update partners, resources, plans, pricings and
@@ -57,7 +65,22 @@ Commands:
                                         (POST /invite-activation grants it); without --code a random
                                         40-character code; --activations-limit 0 or absent: no cap;
                                         --email binds the code to that member's email
-`;
+  create-ti-event --resource-id N --title T [--description D] [--photo URL ...] [--start-date ISO]
+                  [--end-date ISO] [--inactive]
+                                        creates or updates (by title in the resource) a ticketed
+                                        event; the resource needs the setting ti_events_system
+  create-ti-ticket --ti-event-id N --title T --quantity N --price MINOR_UNITS --currency USD
+                   [--description D] [--private] [--inactive] [--unassign-limit N]
+                                        creates or updates (by title in the event) a ticket;
+                                        --unassign-limit: how often an owner may take a pass back
+                                        (default 1)
+  create-sponsorship --resource-id N --sponsor-id N --pricing-id N [--slots N] [--seats-per-slot N]
+                     [--title T] [--description D] [--purchase-key K] [--not-paying-by-sponsor]
+                     [--no-autorenew]
+                                        a sponsorship (gift) with its slots, as checkout creates
+                                        one for a purchase; --purchase-key makes a repeat answer
+                                        the first (default: a new key)
+${PROVIDER_USAGE}`;
 
 type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -263,6 +286,41 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
         description: optional(values, 'description') ?? '',
       }),
     ),
+  'create-ti-event': (clients, values) =>
+    clients.tiEvents.upsertEvent({
+      resourceId: integer(values, 'resource-id'),
+      title: text(values, 'title'),
+      description: optional(values, 'description'),
+      active: values['inactive'] !== true,
+      photo: list(values, 'photo'),
+      startDate: optional(values, 'start-date'),
+      endDate: optional(values, 'end-date'),
+    }),
+  'create-ti-ticket': (clients, values) =>
+    clients.tiEvents.upsertTicket({
+      tiEventId: integer(values, 'ti-event-id'),
+      title: text(values, 'title'),
+      description: optional(values, 'description'),
+      quantity: integer(values, 'quantity'),
+      price: integer(values, 'price'),
+      currency: text(values, 'currency'),
+      active: values['inactive'] !== true,
+      private: values['private'] === true,
+      unassignLimit: optional(values, 'unassign-limit') === undefined ? 1 : integer(values, 'unassign-limit'),
+    }),
+  'create-sponsorship': (clients, values) =>
+    clients.sponsorships.createSponsorship({
+      resourceId: integer(values, 'resource-id'),
+      sponsorId: integer(values, 'sponsor-id'),
+      pricingId: integer(values, 'pricing-id'),
+      purchaseKey: optional(values, 'purchase-key') ?? `admin-${randomUUID()}`,
+      slots: optional(values, 'slots') === undefined ? 1 : integer(values, 'slots'),
+      seatsPerSlot: optional(values, 'seats-per-slot') === undefined ? 1 : integer(values, 'seats-per-slot'),
+      title: optional(values, 'title') ?? '',
+      description: optional(values, 'description') ?? '',
+      isPayingBySponsor: values['not-paying-by-sponsor'] !== true,
+      autorenew: values['no-autorenew'] !== true,
+    }),
   'issue-login-token': async (clients, values) => {
     const ttl = optional(values, 'ttl-seconds');
     const issued = await clients.recovery.issueExternalLoginToken({
@@ -273,6 +331,7 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
     process.stderr.write('The token is shown once and works once; hand it to the member at once.\n');
     return { user_id: issued.userId, token: issued.token, path: `/auth/external/${issued.token}`, expires: issued.expires };
   },
+  ...providerCommands({ text, integer, optional, list, readStdin, usageError: (message) => new UsageError(message) }),
 };
 
 const STRING_OPTIONS = [
@@ -304,9 +363,26 @@ const STRING_OPTIONS = [
   'start-date',
   'end-date',
   'description',
+  'ti-event-id',
+  'quantity',
+  'unassign-limit',
+  'sponsor-id',
+  'slots',
+  'seats-per-slot',
+  'purchase-key',
+  ...PROVIDER_STRING_OPTIONS,
 ];
-const MULTIPLE_OPTIONS = ['grant'];
-const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams'];
+const MULTIPLE_OPTIONS = ['grant', 'photo', ...PROVIDER_MULTIPLE_OPTIONS];
+const FLAG_OPTIONS = [
+  'force',
+  'private',
+  'inactive',
+  'full-access',
+  'can-own-teams',
+  'not-paying-by-sponsor',
+  'no-autorenew',
+  ...PROVIDER_FLAG_OPTIONS,
+];
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;

@@ -13,6 +13,11 @@ const ADMIN_CLIENTS = [
   'recovery',
   'connections',
   'invitations',
+  'tiEvents',
+  'sponsorships',
+  'providerConfig',
+  'crm',
+  'listmgr',
 ] as const;
 
 export type AdminClients = Clients<(typeof ADMIN_CLIENTS)[number]> & { close(): void };
@@ -26,6 +31,7 @@ export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients
       CATALOG_ADDR: serviceAddresses.CATALOG_ADDR,
       BILLING_ADDR: serviceAddresses.BILLING_ADDR,
       COMMUNITY_ADDR: serviceAddresses.COMMUNITY_ADDR,
+      INTEGRATIONS_ADDR: serviceAddresses.INTEGRATIONS_ADDR,
     },
     env,
   );
@@ -35,6 +41,7 @@ export function adminClients(env: NodeJS.ProcessEnv = process.env): AdminClients
     catalog: config.CATALOG_ADDR,
     billing: config.BILLING_ADDR,
     community: config.COMMUNITY_ADDR,
+    integrations: config.INTEGRATIONS_ADDR,
   };
   return createClients(ADMIN_CLIENTS, addresses, { defaultDeadlineMs: 30_000 });
 }

@@ -14,7 +14,11 @@ import { PlansServiceService } from '@masthead/proto/catalog/plans';
 import { PricingsServiceService } from '@masthead/proto/catalog/pricings';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { InvitationsServiceService } from '@masthead/proto/community/invitations';
+import { PassesServiceService } from '@masthead/proto/community/passes';
+import { SponsorshipsServiceService } from '@masthead/proto/community/sponsorships';
 import { TeamsServiceService } from '@masthead/proto/community/teams';
+import { TicketSalesServiceService } from '@masthead/proto/community/ticket_sales';
+import { TiEventsServiceService } from '@masthead/proto/community/ti_events';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { MemberAccessServiceService } from '@masthead/proto/identity/access';
 import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
@@ -23,6 +27,10 @@ import { ProfileServiceService } from '@masthead/proto/identity/profile';
 import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
 import { SocialIdentityServiceService } from '@masthead/proto/identity/social';
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
+import { AudienceServiceService } from '@masthead/proto/integrations/audience';
+import { CrmServiceService } from '@masthead/proto/integrations/crm';
+import { ListManagerServiceService } from '@masthead/proto/integrations/listmgr';
+import { ProviderConfigServiceService } from '@masthead/proto/integrations/provider_config';
 import { createServiceClient, type ClientOptions, type ServiceClient, type UnaryServiceDefinition } from '../grpc/index.js';
 
 /** The six processes of OPERATIONS.md; each serves one or more gRPC services. */
@@ -75,7 +83,23 @@ export const SERVICE_CLIENTS = {
   teams: { definition: TeamsServiceService, process: 'community' },
   /** Team invites, invitation codes, validation and activation (document 2 C, D). */
   invitations: { definition: InvitationsServiceService, process: 'community' },
+  /** Events, tickets and a member's passes grouped by them (document 2 F). */
+  tiEvents: { definition: TiEventsServiceService, process: 'community' },
+  /** What owners and attendees do with passes; the pass-token redemption (document 2 F). */
+  passes: { definition: PassesServiceService, process: 'community' },
+  /** The ticket inventory behind checkout: reserve, confirm, release (ADR 0151). */
+  ticketSales: { definition: TicketSalesServiceService, process: 'community' },
+  /** Sponsorships, slots and recipients; gift creation and renewal payer for billing (document 2 E). */
+  sponsorships: { definition: SponsorshipsServiceService, process: 'community' },
   integrations: { definition: IntegrationsServiceService, process: 'integrations' },
+  /** The email-list provider `audience` (document 2 H; ADR 0160). */
+  audience: { definition: AudienceServiceService, process: 'integrations' },
+  /** The CRM provider `crm`: stored tags and a member's contact tags (document 2 H). */
+  crm: { definition: CrmServiceService, process: 'integrations' },
+  /** The email-list provider `listmgr`: stored lists and a member's list states (document 2 H). */
+  listmgr: { definition: ListManagerServiceService, process: 'integrations' },
+  /** Provider settings and sealed secrets per resource: in, never out (ADR 0164). Operators only. */
+  providerConfig: { definition: ProviderConfigServiceService, process: 'integrations' },
 } as const satisfies Record<string, { definition: UnaryServiceDefinition; process: ProcessName }>;
 
 export type ClientName = keyof typeof SERVICE_CLIENTS;

@@ -29,6 +29,8 @@ type CodeMailed = { user_id: number; email: string; code: string; expires_at: st
 
 type ExtraDataField = { extra_data_id: number; user_id: number; group_key: string; field_key: string };
 
+type SponsorshipChanged = { sponsorship_id: number; sponsor_id: number };
+
 type MembershipChanged = { membership_id: number; user_id: number; pricing_id: number; plan_id: number };
 
 export type DomainEvents = {
@@ -71,6 +73,55 @@ export type DomainEvents = {
   team_owner_create_team: { team_id: number; owner_id: number; name: string };
   individual_in_team_invite: { invite_id: number; team_id: number | null; email: string | null; code: string | null; inviter_id: number };
   invite_activated: { invite_id: number; team_id: number | null; user_id: number; subscription_id: number | null };
+  /** A ticket reservation was confirmed into passes owned by the buyer (ADR 0151). */
+  ti_event_passes_issued: { purchase_key: string; ti_event_id: number; ticket_id: number; owner_id: number; pass_ids: number[] };
+  /**
+   * A pass got its attendee. Carries the pass authorization token for the mail sender, like the
+   * codes of ADR 0056 (ADR 0153); `email` is the invitation's, null for a direct assignment.
+   */
+  ti_event_pass_assigned: {
+    pass_id: number;
+    ti_event_id: number;
+    ticket_id: number;
+    owner_id: number;
+    assign_id: number;
+    email: string | null;
+    authorization_token: string;
+    expires_at: string;
+  };
+  /** An owner invited an attendee by email; the code is for the mail sender (ADR 0152). */
+  ti_event_pass_invite: { pass_id: number; ti_event_id: number; owner_id: number; email: string; code: string };
+  /** A pending invitation was withdrawn or an attendee's assignment ended (ADR 0152). */
+  ti_event_pass_unassigned: { pass_id: number; owner_id: number; assign_id: number | null; email: string | null; kind: string };
+  ti_event_pass_extra_updated: { pass_id: number; owner_id: number; fields: string[] };
+  /** Billing bought a gift or sponsorship: the sponsorship exists with its slots (ADR 0156). */
+  sponsorship_created: { sponsorship_id: number; sponsor_id: number; pricing_id: number; purchase_key: string };
+  /** The four steps of PUT /sponsor/sponsored-subscriptions/{id}, one event each (document 2 E; ADR 0154). */
+  sponsor_subscription_text_updated: SponsorshipChanged & { title: string; description: string };
+  sponsor_subscription_payer_changed: SponsorshipChanged & { is_paying_by_sponsor: boolean };
+  sponsor_subscription_autorenew_changed: SponsorshipChanged & { membership_id: number; autorenew: boolean };
+  sponsor_subscription_next_subscription_changed: SponsorshipChanged & { membership_id: number; is_allowed_next_subscription: boolean };
+  /** A sponsor invited a slot recipient; the code is for the mail sender (ADR 0155). */
+  sponsor_slot_invitation: { slot_id: number; sponsorship_id: number; sponsor_id: number; recipient_email: string; code: string };
+  sponsor_slot_cleared: { slot_id: number; sponsorship_id: number; sponsor_id: number; user_ids: number[]; membership_ids: number[] };
+  sponsor_slot_activated: { slot_id: number; sponsorship_id: number; user_id: number; membership_id: number; pricing_id: number };
+  sponsor_payment_turned_off: { slot_id: number; sponsorship_id: number; user_id: number; membership_id: number | null };
+  // integrations: email-list and CRM providers (docs/adr/0163)
+  /** PUT /integrations/crm/user/tags: the map the member sent, and the spec's empty changes list. */
+  user_update_crm_tags: { user_id: number; tags: Record<string, unknown>; changes: [] };
+  /** A member write at the `audience` provider that it accepted; `status` is the member's status there. */
+  audience_member_changed: {
+    user_id: number;
+    action: 'subscribe' | 'subscriber_info' | 'unsubscribe' | 'add_tags';
+    status: string | null;
+    tags: string[];
+  };
+  /** POST /integrations/listmgr/subscribe or unsubscribe: each list asked for, with its state after the reread. */
+  listmgr_subscriptions_changed: {
+    user_id: number;
+    action: 'subscribe' | 'unsubscribe';
+    lists: Array<{ list_id: string; state: string; error: string | null }>;
+  };
   /** Teams or assigned passes of these members changed: their cached profiles go (ADR 0191). */
   member_summary_changed: { user_ids: number[] };
 };

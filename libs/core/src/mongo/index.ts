@@ -3,3 +3,4 @@ export * from './ids.js';
 export * from './claims.js';
 export * from './command-counts.js';
 export * from './driver.js';
+export * from './sealed-secret.js';

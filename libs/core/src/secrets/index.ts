@@ -1,1 +1,2 @@
 export * from './secret-box.js';
+export * from './key-ring-setting.js';

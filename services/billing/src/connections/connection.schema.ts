@@ -1,3 +1,4 @@
+import { sealedSecretSchema } from '@masthead/core/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { SealedSecret } from '@masthead/core/secrets';
 
@@ -37,22 +38,12 @@ export interface ConnectedAccountRecord {
   connected_by: number;
 }
 
-const sealedSchema = new Schema<SealedSecret>(
-  {
-    key_id: { type: String, required: true },
-    iv: { type: String, required: true },
-    tag: { type: String, required: true },
-    ciphertext: { type: String, required: true },
-  },
-  { _id: false },
-);
-
 const connectionSchema = new Schema<ConnectionRecord>(
   {
     _id: { type: String, required: true },
     resource_id: { type: Number, required: true },
     mode: { type: String, required: true },
-    secret_key: { type: sealedSchema, required: true },
+    secret_key: { type: sealedSecretSchema, required: true },
     secret_key_last4: { type: String, required: true },
     updated_at: { type: Date, required: true },
     client_id: { type: String },
@@ -63,7 +54,7 @@ const connectionSchema = new Schema<ConnectionRecord>(
           livemode: { type: Boolean, required: true },
           scope: { type: String, required: true },
           publishable_key: { type: String, required: true },
-          tokens: { type: sealedSchema, required: true },
+          tokens: { type: sealedSecretSchema, required: true },
           connect_key: { type: String, required: true },
           connected_at: { type: Date, required: true },
           connected_by: { type: Number, required: true },

@@ -18,6 +18,7 @@ import type { ServiceAccountUserService } from '../users/service-account-user.se
 import { toUserMessage } from '../users/user.projection.js';
 import type { UserRepository } from '../users/user.repository.js';
 import { invalidCode } from '../recovery/recovery.errors.js';
+import { toRelationshipStatus } from '../relationships/relationship-status.js';
 
 interface Deps {
   emailAvailability: EmailAvailabilityService;
@@ -116,6 +117,19 @@ export function identityHandlers({
 
     createServiceAccountUser: async ({ resourceId, title }) => toUserMessage(await serviceAccountUsers.create(resourceId, title)),
     getServiceAccountUser: ({ userId, resourceId }) => serviceAccountUsers.get(userId, resourceId),
+    // For another service's member rules (integrations' target selection, ADR 0161).
+    getMember: async ({ userId, resourceId }) => {
+      const [user, relationship] = await Promise.all([
+        userId > 0 ? users.findById(userId) : null,
+        userId > 0 && resourceId > 0 ? relationships.find(resourceId, userId) : null,
+      ]);
+      return {
+        user: user ? toUserMessage(user, relationship?.extra) : undefined,
+        globalRole: user?.role ?? '',
+        relationship: toRelationshipStatus(relationship),
+        resourceRole: relationship?.role ?? '',
+      };
+    },
 
     listUserCountries: () => users.countries(),
   };

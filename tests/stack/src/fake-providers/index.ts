@@ -1,0 +1,4 @@
+export * from './server.js';
+export * from './fake-audience.js';
+export * from './fake-crm.js';
+export * from './fake-listmgr.js';
