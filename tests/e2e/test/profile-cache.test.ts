@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { cardProviderTenant } from './card-provider-support.js';
 import { catalogKit } from './catalog-support.js';
 import { eventually, useStack } from './support.js';
+import { passBody, ticketingKit } from './ti-events-support.js';
 
 /**
  * Identity's profile cache (ADR 0191) with a lifetime of a minute: every change a test sees within
@@ -13,6 +14,7 @@ import { eventually, useStack } from './support.js';
 describe('profile cache', () => {
   const s = useStack({ env: { PROFILE_CACHE_TTL_MS: '60000' } });
   const kit = catalogKit(s);
+  const ticketing = ticketingKit(s);
 
   async function signedIn() {
     const tenant = await createTenant(s.stack);
@@ -120,5 +122,24 @@ describe('profile cache', () => {
     const renamed = await s.api(`/user/teams/${teamId}`, { method: 'PUT', headers, json: { name: 'Renamed crew' } });
     expect(renamed.status).toBe(200);
     await eventually(async () => ((await teams())[0]?.['name'] === 'Renamed crew' ? true : undefined), 5_000);
+  });
+
+  it('shows a pass assigned to the member (member_summary_changed)', async () => {
+    const tenant = await ticketing.tenant();
+    const owner = await kit.signedInMember(tenant);
+    const event = await ticketing.event(tenant, 'Launch');
+    const ticket = await ticketing.ticket(event.id, 'General', { unassignLimit: 1 });
+    const [pass] = await ticketing.buy(tenant, ticket.id, owner.id, 1);
+    const attendee = await kit.signedInMember(tenant);
+    const headers = { resource: tenant.publicKey, token: attendee.token };
+    const tickets = async () => (await s.api('/user', { headers })).body['assigned_tickets'] as unknown[];
+    expect(await tickets()).toEqual([]);
+    const ownerHeaders = { resource: tenant.publicKey, token: owner.token };
+    expect(
+      (await s.api(`/user/pass/${pass}/assign`, { method: 'PUT', headers: ownerHeaders, json: { assign_id: attendee.id } })).status,
+    ).toBe(200);
+    expect(await eventually(async () => ((await tickets()).length > 0 ? tickets() : undefined), 5_000)).toEqual([
+      passBody(pass!, ticket, owner.id, attendee.id),
+    ]);
   });
 });
