@@ -74,6 +74,32 @@ export function staggerPlan(rate: number, connections: number, parts = 10): Stag
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Sends each variant of `target` once, a few at a time (every member of a rotation once), so
+ * that per-member caches are as warm at one size of the scale run as at the other. Resolves
+ * with the number of 2xx answers.
+ */
+export async function sendEach(target: HttpTarget, concurrency = 4): Promise<number> {
+  const variants = target.variants?.length ? target.variants : [{}];
+  let next = 0;
+  let ok = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let index = next++; index < variants.length; index = next++) {
+        const variant = variants[index]!;
+        const response = await fetch(target.url, {
+          method: target.method,
+          headers: { ...target.headers, ...variant.headers },
+          body: variant.body ?? target.body,
+        });
+        await response.arrayBuffer();
+        if (response.ok) ok++;
+      }
+    }),
+  );
+  return ok;
+}
+
 /** An autocannon request hook that sends the variants in turn, over every connection. */
 function rotate(variants: readonly RequestVariant[]) {
   let next = 0;

@@ -28,7 +28,7 @@ import { withDefaultHashing } from './baselines/hash-parameters.js';
 import { startBaselines, type RunningBaselines } from './baselines/start.js';
 import { cpuDeltaMs, readCpu } from './cpu.js';
 import { CommandCounter, commandDelta, roundTrips, type CommandsByProcess } from './db-commands.js';
-import { runLoad, type HttpTarget, type LoadResult } from './load.js';
+import { runLoad, sendEach, type HttpTarget, type LoadResult } from './load.js';
 import { formatSummary, summarizeProfile, type CpuProfile } from './profile.js';
 import {
   compareWithBaseline,
@@ -501,7 +501,9 @@ async function runScale(bench: Bench, stack: RunningStack, config: DevstackConfi
       const targets = scaleTargets(api, DEMO.resourceKey, seeder, size.members);
       const runs: Record<string, { rate: number; p50Ms: number; p99Ms: number }> = {};
       for (const id of SCALE_ENDPOINTS) {
-        // Warm-up (caches, connections), which also finds the maximum at the small size.
+        // Every member of the rotation once (per-member caches as warm at both sizes), then a
+        // closed-loop warm-up, which also finds the maximum at the small size.
+        await sendEach(targets[id]);
         const warm = await bench.maximum(id, targets[id], mode.warmupSeconds + (rates ? 0 : mode.seconds));
         const rate =
           rates?.[id] ?? latencyRate({ throughput: warm.okPerSecond, answeredPerSecond: warm.answeredPerSecond, notImplemented: false });
