@@ -7,7 +7,15 @@ import type { ConnectionSummary } from '@masthead/proto/billing/connection';
 import type { Invitation } from '@masthead/proto/community/teams';
 import { relationshipStatusToJSON, type RelationshipStatus } from '@masthead/proto/identity';
 import { adminClients, type AdminClients } from './clients.js';
+import { integer, list, optional, readStdin, text, UsageError, type Values } from './args.js';
 import { loadFixture, parseFixture } from './fixture.js';
+import {
+  PLATFORM_COMMANDS,
+  PLATFORM_FLAG_OPTIONS,
+  PLATFORM_MULTIPLE_OPTIONS,
+  PLATFORM_STRING_OPTIONS,
+  PLATFORM_USAGE,
+} from './platform-commands.js';
 import {
   PROVIDER_FLAG_OPTIONS,
   PROVIDER_MULTIPLE_OPTIONS,
@@ -80,36 +88,7 @@ Commands:
                                         a sponsorship (gift) with its slots, as checkout creates
                                         one for a purchase; --purchase-key makes a repeat answer
                                         the first (default: a new key)
-${PROVIDER_USAGE}`;
-
-type Values = Record<string, string | boolean | string[] | undefined>;
-
-const text = (values: Values, name: string): string => {
-  const value = values[name];
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
-  return value;
-};
-const integer = (values: Values, name: string): number => {
-  const value = Number(text(values, name));
-  if (!Number.isSafeInteger(value)) throw new UsageError(`--${name} must be an integer`);
-  return value;
-};
-const optional = (values: Values, name: string): string | undefined =>
-  typeof values[name] === 'string' ? (values[name] as string) : undefined;
-
-const list = (values: Values, name: string): string[] => {
-  const value = values[name];
-  return Array.isArray(value) ? value : [];
-};
-
-class UsageError extends Error {}
-
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) throw new UsageError('pipe the secret key on standard input (e.g. from a secrets manager)');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
+${PLATFORM_USAGE}${PROVIDER_USAGE}`;
 
 /** A service account as the operator sees it: no key, no hash. */
 const showServiceAccount = (account: ServiceAccount | undefined) =>
@@ -158,6 +137,7 @@ const relationshipLabel = (status: RelationshipStatus): string =>
   relationshipStatusToJSON(status).replace('RELATIONSHIP_STATUS_', '').toLowerCase();
 
 const COMMANDS: Record<string, (clients: AdminClients, values: Values, positionals: string[]) => Promise<unknown>> = {
+  ...PLATFORM_COMMANDS,
   'load-fixture': async (clients, values, [file]) => {
     if (!file) throw new UsageError('load-fixture needs a file');
     const fixture = parseFixture(JSON.parse(await readFile(file, 'utf8')));
@@ -370,9 +350,10 @@ const STRING_OPTIONS = [
   'slots',
   'seats-per-slot',
   'purchase-key',
+  ...PLATFORM_STRING_OPTIONS,
   ...PROVIDER_STRING_OPTIONS,
 ];
-const MULTIPLE_OPTIONS = ['grant', 'photo', ...PROVIDER_MULTIPLE_OPTIONS];
+const MULTIPLE_OPTIONS = ['grant', 'photo', ...PLATFORM_MULTIPLE_OPTIONS, ...PROVIDER_MULTIPLE_OPTIONS];
 const FLAG_OPTIONS = [
   'force',
   'private',
@@ -381,6 +362,7 @@ const FLAG_OPTIONS = [
   'can-own-teams',
   'not-paying-by-sponsor',
   'no-autorenew',
+  ...PLATFORM_FLAG_OPTIONS,
   ...PROVIDER_FLAG_OPTIONS,
 ];
 

@@ -18,6 +18,10 @@ const ADMIN_CLIENTS = [
   'providerConfig',
   'crm',
   'listmgr',
+  'templates',
+  'captcha',
+  'publicEvents',
+  'webhooks',
 ] as const;
 
 export type AdminClients = Clients<(typeof ADMIN_CLIENTS)[number]> & { close(): void };

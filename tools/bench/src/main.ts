@@ -14,6 +14,7 @@
 //                       the full run includes the scale run, the smoke run only with --scale)
 //   --no-scale          leave the scale run out of a full run
 //   --scale-only        only the scale run (no ratio rounds)
+//   --only ID[,ID]      measure only these endpoints (and their baselines), e.g. `plans,event`
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -83,6 +84,7 @@ const { values: args } = parseArgs({
     scale: { type: 'string' },
     'no-scale': { type: 'boolean', default: false },
     'scale-only': { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 const base = MODES[args.smoke ? 'smoke' : 'full'];
@@ -108,6 +110,11 @@ const scaleMembers = args['no-scale']
       : LARGE_MEMBERS;
 if (scaleMembers !== undefined && scaleMembers <= SMALL_MEMBERS) throw new Error(`--scale must be above ${SMALL_MEMBERS} (the small size)`);
 if (args['scale-only'] && scaleMembers === undefined) throw new Error('--scale-only and --no-scale exclude each other');
+const onlyIds = args.only?.split(',').map((id) => id.trim());
+const unknownId = onlyIds?.find((id) => !ENDPOINTS.some((endpoint) => endpoint.id === id));
+if (unknownId !== undefined) throw new Error(`--only takes ${ENDPOINTS.map((endpoint) => endpoint.id).join(', ')}; not ${unknownId}`);
+/** The endpoints this run measures. */
+const SELECTED = onlyIds ? ENDPOINTS.filter((endpoint) => onlyIds.includes(endpoint.id)) : ENDPOINTS;
 const profileId = args.profile as EndpointId | undefined;
 if (profileId !== undefined && !ENDPOINTS.some((endpoint) => endpoint.id === profileId)) {
   throw new Error(`--profile must be one of ${ENDPOINTS.map((endpoint) => endpoint.id).join(', ')}`);
@@ -266,7 +273,7 @@ const baselineOf = (id: EndpointId): BaselineId | undefined => {
 async function measureRounds(bench: Bench): Promise<Sample[]> {
   const samples: Sample[] = [];
   for (let round = 0; round < mode.rounds; round++) {
-    for (const endpoint of ENDPOINTS) {
+    for (const endpoint of SELECTED) {
       const baseline = baselineOf(endpoint.id);
       const order: Array<[EndpointId | BaselineId, EndpointId | undefined]> = baseline
         ? [
@@ -381,14 +388,14 @@ async function runBenchmark(measured: Measured, scaleRun: (() => Promise<ScaleRe
   const loadBefore = loadavg();
 
   log(`warming up (${mode.warmupSeconds} s per target)`);
-  for (const id of [...ENDPOINTS.map((endpoint) => endpoint.id), 'bare-json', 'one-hop', 'hash'] as const) {
+  for (const id of [...SELECTED.map((endpoint) => endpoint.id), 'bare-json', 'one-hop', 'hash'] as const) {
     await bench.measure(id, -1, mode.warmupSeconds);
   }
   const samples = await measureRounds(bench);
 
   const rows: EndpointRow[] = [];
   const latencyRuns: Record<string, LoadResult> = {};
-  for (const endpoint of ENDPOINTS) {
+  for (const endpoint of SELECTED) {
     const rounds = roundSamples(samples, endpoint.id);
     const rate = latencyRate(endpointRow(endpoint, rounds));
     const latency = await bench.latency(endpoint.id, rate, mode.latencySeconds);
@@ -404,7 +411,7 @@ async function runBenchmark(measured: Measured, scaleRun: (() => Promise<ScaleRe
     `\nMasthead benchmark (${mode.name}: ${mode.rounds} rounds × ${mode.seconds} s, ${cpus().length} cores, load ${loadBefore.map((value) => value.toFixed(1)).join(' ')})\n`,
   );
   console.log(formatTable(rows, baselinesTable));
-  const breakdown = [...ENDPOINTS, ...BASELINES].map((spec) => {
+  const breakdown = [...SELECTED, ...BASELINES].map((spec) => {
     const runs = samples
       .filter((sample) => sample.id === spec.id)
       .map((sample) => ({
@@ -414,7 +421,7 @@ async function runBenchmark(measured: Measured, scaleRun: (() => Promise<ScaleRe
     return { label: spec.id, perProcess: cpuPerAnswer(runs) };
   });
   console.log(`\n${formatCpuBreakdown(breakdown)}`);
-  const tripsBreakdown = ENDPOINTS.map((spec) => {
+  const tripsBreakdown = SELECTED.map((spec) => {
     const runs = samples.filter((sample) => sample.id === spec.id);
     return {
       label: spec.id,

@@ -31,6 +31,11 @@ import { AudienceServiceService } from '@masthead/proto/integrations/audience';
 import { CrmServiceService } from '@masthead/proto/integrations/crm';
 import { ListManagerServiceService } from '@masthead/proto/integrations/listmgr';
 import { ProviderConfigServiceService } from '@masthead/proto/integrations/provider_config';
+import { CaptchaServiceService } from '@masthead/proto/integrations/captcha';
+import { PublicEventsServiceService } from '@masthead/proto/integrations/public_events';
+import { ResourceSettingsServiceService } from '@masthead/proto/integrations/resource_settings';
+import { TemplatesServiceService } from '@masthead/proto/integrations/templates';
+import { WebhooksServiceService } from '@masthead/proto/integrations/webhooks';
 import { createServiceClient, type ClientOptions, type ServiceClient, type UnaryServiceDefinition } from '../grpc/index.js';
 
 /** The six processes of OPERATIONS.md; each serves one or more gRPC services. */
@@ -100,6 +105,16 @@ export const SERVICE_CLIENTS = {
   listmgr: { definition: ListManagerServiceService, process: 'integrations' },
   /** Provider settings and sealed secrets per resource: in, never out (ADR 0164). Operators only. */
   providerConfig: { definition: ProviderConfigServiceService, process: 'integrations' },
+  /** Published templates for embeds (document 2 K). */
+  templates: { definition: TemplatesServiceService, process: 'integrations' },
+  /** Inherited resource settings for embeds (document 2 K). */
+  resourceSettings: { definition: ResourceSettingsServiceService, process: 'integrations' },
+  /** Challenge-service keys: the public one out, the secret never (document 2 K). */
+  captcha: { definition: CaptchaServiceService, process: 'integrations' },
+  /** POST /user/event and the public event names (document 2 L). */
+  publicEvents: { definition: PublicEventsServiceService, process: 'integrations' },
+  /** Signed outbound webhook endpoints and their delivery log. Operators only. */
+  webhooks: { definition: WebhooksServiceService, process: 'integrations' },
 } as const satisfies Record<string, { definition: UnaryServiceDefinition; process: ProcessName }>;
 
 export type ClientName = keyof typeof SERVICE_CLIENTS;

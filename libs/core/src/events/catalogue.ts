@@ -122,6 +122,26 @@ export type DomainEvents = {
     action: 'subscribe' | 'unsubscribe';
     lists: Array<{ list_id: string; state: string; error: string | null }>;
   };
+  // integrations: embedded clients (docs/adr/0172)
+  /** POST /user/event (document 2 L, docs/adr/0172): a public event with who and where; `occurred_at` is its timestamp. */
+  user_event: {
+    name: string;
+    value: string;
+    data: Record<string, unknown>;
+    content_key: string | null;
+    custom_recipient_email: string | null;
+    user_id: number | null;
+    session_id: number | null;
+    guest_session: string | null;
+    ip: string | null;
+    user_agent: string | null;
+    referrer: string | null;
+    host: string | null;
+    language: string | null;
+    language_id: number | null;
+  };
+  /** An operator changed the public event names: processes drop their cached list. */
+  event_names_updated: { name: string };
   /** Teams or assigned passes of these members changed: their cached profiles go (ADR 0191). */
   member_summary_changed: { user_ids: number[] };
 };
