@@ -36,6 +36,34 @@ describe('insertWithNextId on the test database (FerretDB by default)', () => {
     expect(new Set(stored.map((thing) => thing.label)).size).toBe(200);
   });
 
+  it('hands out blocks of IDs: one counter update per block, distinct IDs across four racing connections', async () => {
+    const connections = await Promise.all([0, 1, 2, 3].map(() => connectMongo({ url: inject('mongoUrl'), dbName: db.name })));
+    const schema = new Schema<Thing>({ _id: Number, label: String }, { collection: 'blocks' });
+    const models = connections.map((connection) => connection.model<Thing>('Block', schema));
+    const created = await Promise.all(
+      Array.from({ length: 200 }, (_, index) =>
+        insertWithNextId(connections[index % 4]!, models[index % 4]!, { label: `b${index}` }, { block: 16 }),
+      ),
+    );
+    await Promise.all(connections.map((connection) => connection.close()));
+    const ids = created.map((thing) => thing._id);
+    expect(new Set(ids).size).toBe(200);
+    // 50 inserts per connection take 4 blocks of 16 each when no update is lost (more if some are).
+    const counter = await db.collection<{ _id: string; seq: number }>('counters').findOne({ _id: 'blocks' });
+    expect(counter!.seq).toBeGreaterThanOrEqual(Math.max(...ids));
+    expect(counter!.seq).toBeLessThanOrEqual(4 * 4 * 16 * 2);
+  });
+
+  it('leaves a block whose IDs turn out taken and continues above them', async () => {
+    const model = db.model<Thing>('Taken', new Schema<Thing>({ _id: Number, label: String }, { collection: 'taken' }));
+    const first = await insertWithNextId(db, model, { label: 'first' }, { block: 10 });
+    // Another writer takes the next IDs of this block behind the counter's back.
+    await model.create([2, 3, 4].map((offset) => ({ _id: first._id + offset - 1, label: 'elsewhere' })));
+    const next = await insertWithNextId(db, model, { label: 'next' }, { block: 10 });
+    expect(next._id).toBeGreaterThan(first._id + 3);
+    expect(await model.countDocuments({ _id: next._id, label: 'next' })).toBe(1);
+  });
+
   it('skips IDs taken by rows written with explicit IDs', async () => {
     const model = db.model<Thing>('Other', new Schema<Thing>({ _id: Number, label: String }, { collection: 'others' }));
     await model.create([

@@ -72,7 +72,7 @@ export async function startPostgres(options: StartPostgresOptions): Promise<Star
 }
 
 /** Runs `sql` in the cluster's database with psql; throws with psql's output when it fails. */
-export async function runSql(binDir: string, server: StartedServer, sql: string): Promise<void> {
+export async function runSql(binDir: string, server: Pick<StartedServer, 'port'>, sql: string): Promise<void> {
   const args = [
     '-X',
     '-q',

@@ -112,6 +112,30 @@ describe('FerretDB and NATS on free ports', () => {
     }
   });
 
+  it('mirrors a compound index as one GIN that serves a rare and a common key together (ADR 0190)', async () => {
+    const client = new MongoClient(ferretdb.url);
+    try {
+      const sessions = client.db('local_infra_test').collection<{ _id: number; user_id: number; resource_id: number }>('sessions');
+      await sessions.createIndex({ user_id: 1, resource_id: 1 });
+      // Every row in one resource: a per-key mirror of resource_id matches them all.
+      await sessions.insertMany(Array.from({ length: 3000 }, (_, index) => ({ _id: index + 1, user_id: index + 1, resource_id: 7 })));
+      const planner = (await sessions.find({ user_id: 42, resource_id: 7 }).explain()).queryPlanner as { Plan: Record<string, unknown> };
+      const scans: Array<Record<string, unknown>> = [];
+      const walk = (node: Record<string, unknown>): void => {
+        if (node['Node Type'] === 'Bitmap Index Scan') scans.push(node);
+        for (const child of (node['Plans'] as Array<Record<string, unknown>> | undefined) ?? []) walk(child);
+      };
+      walk(planner.Plan);
+      expect(JSON.stringify(planner.Plan)).not.toMatch(/BitmapAnd|Seq Scan/);
+      expect(scans).toHaveLength(1);
+      expect(scans[0]!['Index Name']).toMatch(/^sessions_[0-9a-f]+_[0-9a-f]{12}_gin$/);
+      expect(scans[0]!['Index Cond']).toMatch(/'user_id'.*'resource_id'/);
+      expect(await sessions.find({ user_id: 42, resource_id: 7 }).toArray()).toEqual([{ _id: 42, user_id: 42, resource_id: 7 }]);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('publishes to JetStream and reads the message back', async () => {
     expect(nats.url).toBe(`nats://127.0.0.1:${nats.port}`);
     const nc = await connect({ servers: nats.url });

@@ -22,6 +22,7 @@ import { InviteRepository } from './invitations/invite.repository.js';
 import { PreviewFlood } from './invitations/preview-flood.js';
 import { TeamInviteService } from './invitations/team-invite.service.js';
 import { MemberSummaryService } from './members/member-summary.service.js';
+import { announceSummaryChanges } from './members/summary-changes.js';
 import { PassAssignmentRepository } from './passes/pass-assignment.repository.js';
 import { PassAttendance } from './passes/pass-attendance.js';
 import { PassInvitationService } from './passes/pass-invitation.service.js';
@@ -61,6 +62,7 @@ export async function startCommunityService(config: CommunityConfig, logger?: Lo
   );
   const { pricings, memberships, memberViews } = clients;
   const payments = new BillingPaymentCustomers(clients.paymentSources);
+  announceSummaryChanges(runtime.db, runtime.events);
   const teams = new TeamRepository(runtime.db);
   const members = new TeamMemberRepository(runtime.db);
   const passes = new PassRepository(runtime.db);

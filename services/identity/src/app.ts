@@ -27,6 +27,7 @@ import { createSessionsModule } from './sessions/sessions.module.js';
 import { createSignInModule } from './signin/signin.module.js';
 import { createSocialModule } from './social/social.module.js';
 import { createThrottlingModule } from './throttling/throttling.module.js';
+import { ProfileCache } from './users/profile-cache.js';
 import { ProfileService } from './users/profile.service.js';
 import { ServiceAccountUserService } from './users/service-account-user.service.js';
 import { UserRepository } from './users/user.repository.js';
@@ -45,10 +46,13 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     clientOptions,
   );
 
-  // The stores every area reads: users, their relationships and the member-session index.
-  const users = new UserRepository(runtime.db);
+  // The stores every area reads: users, their relationships and the member-session index. Every
+  // write of a user or relationship drops the member's cached profile (ADR 0191).
+  const profileCache = new ProfileCache(config.PROFILE_CACHE_TTL_MS);
+  profileCache.listen(runtime.nats, runtime.logger);
+  const users = new UserRepository({ db: runtime.db, changes: profileCache });
   const memberSessions = new MemberSessions(runtime.db);
-  const relationships = new RelationshipRepository({ db: runtime.db, memberSessions });
+  const relationships = new RelationshipRepository({ db: runtime.db, memberSessions, changes: profileCache });
   const tags = new TagRepository(runtime.db);
   await Promise.all([users.ready(), relationships.ready()]);
 
@@ -64,7 +68,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const access = new AccessAnnouncer(runtime.events);
   const resources = new ResourceDirectory({ accounts, ttlMs: config.RESOURCE_CACHE_TTL_MS });
   resources.listen(runtime.nats, runtime.logger);
-  const profiles = new ProfileService({ users, relationships, memberships, community });
+  const profiles = new ProfileService({ users, relationships, memberships, community, cache: profileCache });
 
   // The areas, each from its module factory; later ones borrow from earlier ones.
   const sessions = await createSessionsModule({ runtime, config, memberships, users, relationships, access });
@@ -78,6 +82,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     relationships,
     memberSessions,
     announcer: access,
+    memberChanges: profileCache,
     memberData: [
       { removeMemberData: (userId, resourceId) => tags.removeInResource(userId, resourceId) },
       { removeMemberData: (userId, resourceId) => extraData.repository.removeAll({ userId, resourceId }) },

@@ -36,6 +36,11 @@ export const identityEnv = {
   EMAIL_VALIDATION_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(60),
   RESOURCE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   /**
+   * Lifetime of a cached profile (GET /user, sign-in's memberships and teams; ADR 0191): what a
+   * lost invalidation event leaves stale at most; 0 turns the cache off.
+   */
+  PROFILE_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
+  /**
    * host:port of the Firebase Auth emulator (document 1, section A). Development and test only:
    * the emulator's tokens are unsigned, so production refuses it (TOOLCHAIN.md).
    */

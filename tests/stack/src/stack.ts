@@ -92,6 +92,8 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     // Tests arrange states in the databases directly, which no announcement reports; the
     // session-check cache has its own tests (tests/e2e/test/authentication-cache.test.ts).
     AUTH_CACHE_TTL_MS: '0',
+    // Likewise identity's profile cache (ADR 0191; tests/e2e/test/profile-cache.test.ts).
+    PROFILE_CACHE_TTL_MS: '0',
     ...Object.fromEntries(SERVICES.map((name, index) => [`${name.toUpperCase()}_ADDR`, addressOf(index)])),
     ...options.env,
   };

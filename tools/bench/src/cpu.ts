@@ -1,15 +1,18 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 
 /** CPU time a process has used so far, in clock ticks, split as the kernel reports it. */
 export interface CpuTicks {
   utime: number;
   stime: number;
+  /** Of its children that ended and were waited for (PostgreSQL's backends, when they exit). */
+  cutime: number;
+  cstime: number;
 }
 
 /**
- * Reads utime and stime (fields 14 and 15) from the text of /proc/<pid>/stat. The command name
- * (field 2) is in parentheses and may hold spaces or parentheses, so fields are counted from the
- * last ')'. Throws on text that does not have that shape.
+ * Reads utime, stime, cutime and cstime (fields 14 to 17) from the text of /proc/<pid>/stat. The
+ * command name (field 2) is in parentheses and may hold spaces or parentheses, so fields are
+ * counted from the last ')'. Throws on text that does not have that shape.
  */
 export function parseProcStat(text: string): CpuTicks {
   const close = text.lastIndexOf(')');
@@ -19,10 +22,9 @@ export function parseProcStat(text: string): CpuTicks {
     .slice(close + 1)
     .trim()
     .split(/\s+/);
-  const utime = Number(fields[14 - 3]);
-  const stime = Number(fields[15 - 3]);
-  if (!Number.isFinite(utime) || !Number.isFinite(stime)) throw new Error('not a /proc/<pid>/stat line: no utime/stime');
-  return { utime, stime };
+  const [utime, stime, cutime, cstime] = [14, 15, 16, 17].map((field) => Number(fields[field - 3]));
+  if (![utime, stime, cutime, cstime].every(Number.isFinite)) throw new Error('not a /proc/<pid>/stat line: no utime/stime');
+  return { utime: utime!, stime: stime!, cutime: cutime!, cstime: cstime! };
 }
 
 /**
@@ -31,13 +33,30 @@ export function parseProcStat(text: string): CpuTicks {
  */
 export const CLOCK_TICKS_PER_SECOND = 100;
 
-/** utime+stime in ticks of each PID; a process that is gone counts as absent. */
+/** The live children of a process, from every one of its threads. */
+async function childrenOf(pid: number): Promise<number[]> {
+  const threads = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+  const lists = await Promise.all(threads.map((tid) => readFile(`/proc/${pid}/task/${tid}/children`, 'utf8').catch(() => '')));
+  return lists.flatMap((list) => list.split(/\s+/).filter(Boolean).map(Number));
+}
+
+/**
+ * Ticks of a process tree: its own, its waited-for children's (cutime, cstime) and its live
+ * descendants'. PostgreSQL runs each connection in a child of the postmaster; a child that ends
+ * moves its time into the parent's cutime, so no tick is counted twice or lost.
+ */
+async function treeTicks(pid: number): Promise<number> {
+  const own = parseProcStat(await readFile(`/proc/${pid}/stat`, 'utf8'));
+  const children = await Promise.all((await childrenOf(pid)).map((child) => treeTicks(child).catch(() => 0)));
+  return own.utime + own.stime + own.cutime + own.cstime + children.reduce((sum, ticks) => sum + ticks, 0);
+}
+
+/** CPU ticks of each PID's process tree; a process that is gone counts as absent. */
 export async function readCpu(pids: readonly number[]): Promise<Map<number, number>> {
   const entries = await Promise.all(
     pids.map(async (pid) => {
       try {
-        const ticks = parseProcStat(await readFile(`/proc/${pid}/stat`, 'utf8'));
-        return [pid, ticks.utime + ticks.stime] as const;
+        return [pid, await treeTicks(pid)] as const;
       } catch {
         return undefined;
       }

@@ -9,8 +9,14 @@ export interface HttpTarget {
   method: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
-  /** Bodies sent in turn instead of `body` (e.g. one sign-in per member of a pool). */
-  bodies?: readonly string[];
+  /** Sent in turn, each over the target's headers and body (e.g. one sign-in per member of a pool). */
+  variants?: readonly RequestVariant[];
+}
+
+/** What one request of a rotation changes: headers added to the target's, or another body. */
+export interface RequestVariant {
+  headers?: Record<string, string>;
+  body?: string;
 }
 
 /** What one load run measured. Throughput counts 2xx answers only; the rest are reported apart. */
@@ -68,10 +74,39 @@ export function staggerPlan(rate: number, connections: number, parts = 10): Stag
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** An autocannon request hook that sends the bodies in turn, over every connection. */
-function rotateBody(bodies: readonly string[]) {
+/**
+ * Sends each variant of `target` once, a few at a time (every member of a rotation once), so
+ * that per-member caches are as warm at one size of the scale run as at the other. Resolves
+ * with the number of 2xx answers.
+ */
+export async function sendEach(target: HttpTarget, concurrency = 4): Promise<number> {
+  const variants = target.variants?.length ? target.variants : [{}];
   let next = 0;
-  return (request: autocannon.Request): autocannon.Request => ({ ...request, body: bodies[next++ % bodies.length] });
+  let ok = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let index = next++; index < variants.length; index = next++) {
+        const variant = variants[index]!;
+        const response = await fetch(target.url, {
+          method: target.method,
+          headers: { ...target.headers, ...variant.headers },
+          body: variant.body ?? target.body,
+        });
+        await response.arrayBuffer();
+        if (response.ok) ok++;
+      }
+    }),
+  );
+  return ok;
+}
+
+/** An autocannon request hook that sends the variants in turn, over every connection. */
+function rotate(variants: readonly RequestVariant[]) {
+  let next = 0;
+  return (request: autocannon.Request): autocannon.Request => {
+    const variant = variants[next++ % variants.length]!;
+    return { ...request, headers: { ...request.headers, ...variant.headers }, body: variant.body ?? request.body };
+  };
 }
 
 function runAutocannon(target: HttpTarget, connections: number, seconds: number, rate: number | undefined, latencies: number[]) {
@@ -82,7 +117,7 @@ function runAutocannon(target: HttpTarget, connections: number, seconds: number,
         method: target.method,
         headers: target.headers,
         body: target.body,
-        ...(target.bodies?.length ? { requests: [{ setupRequest: rotateBody(target.bodies) }] } : {}),
+        ...(target.variants?.length ? { requests: [{ setupRequest: rotate(target.variants) }] } : {}),
         connections,
         duration: seconds,
         overallRate: rate,

@@ -10,6 +10,10 @@
 //   --profile ID        run one endpoint (plans, plan, user, signin, refresh) under node
 //                       --cpu-prof and print the top frames of each process instead
 //   --rounds N, --seconds N   override the mode's rounds and seconds per run
+//   --scale N           the scale run's large size: N members, 10 sessions each (default 100 000;
+//                       the full run includes the scale run, the smoke run only with --scale)
+//   --no-scale          leave the scale run out of a full run
+//   --scale-only        only the scale run (no ratio rounds)
 //   --only ID[,ID]      measure only these endpoints (and their baselines), e.g. `plans,event`
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -19,12 +23,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { runAdmin, StackStartError, startStack, Supervisor, tailLogs, type DevstackConfig, type RunningStack } from '@masthead/devstack';
-import { freePort } from '@masthead/local-infra';
+import { freePort, resolveTools, runSql } from '@masthead/local-infra';
 
 import { withDefaultHashing } from './baselines/hash-parameters.js';
 import { startBaselines, type RunningBaselines } from './baselines/start.js';
 import { cpuDeltaMs, readCpu } from './cpu.js';
-import { runLoad, type HttpTarget, type LoadResult } from './load.js';
+import { CommandCounter, commandDelta, roundTrips, type CommandsByProcess } from './db-commands.js';
+import { runLoad, sendEach, type HttpTarget, type LoadResult } from './load.js';
 import { formatSummary, summarizeProfile, type CpuProfile } from './profile.js';
 import {
   compareWithBaseline,
@@ -33,13 +38,18 @@ import {
   endpointRow,
   formatComparisons,
   formatTable,
+  formatScale,
   latencyRate,
+  perAnswer,
   roundedRow,
+  scaleRow,
   type BaselineRow,
   type EndpointRow,
   type RoundSample,
+  type ScaleRow,
 } from './report.js';
-import { arrangeScenario, benchFixture, type Scenario } from './scenario.js';
+import { LARGE_MEMBERS, ScaleSeeder, scaleTargets, sizeOf, SMALL_MEMBERS, type ScaleSize } from './scale.js';
+import { arrangeScenario, benchFixture, DEMO, type Scenario } from './scenario.js';
 import { median, spread } from './stats.js';
 import { BASELINES, ENDPOINTS, type BaselineId, type EndpointId } from './targets.js';
 
@@ -71,6 +81,9 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     rounds: { type: 'string' },
     seconds: { type: 'string' },
+    scale: { type: 'string' },
+    'no-scale': { type: 'boolean', default: false },
+    'scale-only': { type: 'boolean', default: false },
     only: { type: 'string' },
   },
 });
@@ -87,6 +100,16 @@ const mode: Mode = {
   seconds: positive(args.seconds, base.seconds, 'seconds'),
   latencySeconds: positive(args.seconds, base.latencySeconds, 'seconds'),
 };
+// The scale run: in a full run unless --no-scale, in a smoke run only when --scale asks for it.
+const scaleMembers = args['no-scale']
+  ? undefined
+  : args.scale !== undefined || args['scale-only']
+    ? positive(args.scale, LARGE_MEMBERS, 'scale')
+    : args.smoke
+      ? undefined
+      : LARGE_MEMBERS;
+if (scaleMembers !== undefined && scaleMembers <= SMALL_MEMBERS) throw new Error(`--scale must be above ${SMALL_MEMBERS} (the small size)`);
+if (args['scale-only'] && scaleMembers === undefined) throw new Error('--scale-only and --no-scale exclude each other');
 const onlyIds = args.only?.split(',').map((id) => id.trim());
 const unknownId = onlyIds?.find((id) => !ENDPOINTS.some((endpoint) => endpoint.id === id));
 if (unknownId !== undefined) throw new Error(`--only takes ${ENDPOINTS.map((endpoint) => endpoint.id).join(', ')}; not ${unknownId}`);
@@ -131,9 +154,13 @@ interface Sample {
   /** CPU milliseconds by process (PID until named). */
   cpuMsByProcess: Record<string, number>;
   seconds: number;
+  /** 2xx answers (all answers when none succeeded): what per-answer figures divide by. */
+  answers: number;
+  /** Database commands the services sent during the run, by process and command. */
+  dbCommands: CommandsByProcess;
 }
 
-const fromLoad = (id: Sample['id'], round: number, result: LoadResult, pairedWith?: EndpointId): Sample => ({
+const fromLoad = (id: Sample['id'], round: number, result: LoadResult, dbCommands: CommandsByProcess, pairedWith?: EndpointId): Sample => ({
   id,
   round,
   pairedWith,
@@ -145,7 +172,11 @@ const fromLoad = (id: Sample['id'], round: number, result: LoadResult, pairedWit
   cpuMs: result.cpuMs,
   cpuMsByProcess: result.cpuMsByPid,
   seconds: result.seconds,
+  answers: answersOf(result),
+  dbCommands,
 });
+
+const answersOf = (result: LoadResult): number => (result.ok > 0 ? result.ok : Math.round(result.answeredPerSecond * result.seconds));
 
 class Bench {
   private readonly httpTargets: Record<EndpointId | 'bare-json' | 'one-hop', HttpTarget>;
@@ -154,6 +185,7 @@ class Bench {
     scenario: Scenario,
     private readonly baselines: RunningBaselines,
     private readonly pids: readonly number[],
+    private readonly commands: CommandCounter,
   ) {
     this.httpTargets = {
       ...scenario.targets,
@@ -170,13 +202,36 @@ class Bench {
   async measure(id: EndpointId | BaselineId, round: number, seconds: number, pairedWith?: EndpointId): Promise<Sample> {
     checkAlive();
     if (id === 'hash') return this.measureHash(round, seconds, pairedWith);
-    const result = await runLoad(this.httpTargets[id], { connections: this.connections(id), seconds, pids: this.pids });
-    return fromLoad(id, round, result, pairedWith);
+    const { result, dbCommands } = await this.counted(() =>
+      runLoad(this.httpTargets[id], { connections: this.connections(id), seconds, pids: this.pids }),
+    );
+    return fromLoad(id, round, result, dbCommands, pairedWith);
   }
 
-  async latency(id: EndpointId, rate: number, seconds: number): Promise<LoadResult> {
+  async latency(
+    id: EndpointId,
+    rate: number,
+    seconds: number,
+    target = this.httpTargets[id],
+  ): Promise<LoadResult & { dbCommands: CommandsByProcess }> {
     checkAlive();
-    return runLoad(this.httpTargets[id], { connections: this.connections(id), seconds, overallRate: rate, pids: this.pids });
+    const { result, dbCommands } = await this.counted(() =>
+      runLoad(target, { connections: this.connections(id), seconds, overallRate: rate, pids: this.pids }),
+    );
+    return { ...result, dbCommands };
+  }
+
+  /** A closed-loop run of any target (the scale run's rotations). */
+  async maximum(id: EndpointId, target: HttpTarget, seconds: number): Promise<LoadResult> {
+    checkAlive();
+    return runLoad(target, { connections: this.connections(id), seconds, pids: this.pids });
+  }
+
+  /** Runs `load` between two snapshots of the services' database command counts. */
+  private async counted<T>(load: () => Promise<T>): Promise<{ result: T; dbCommands: CommandsByProcess }> {
+    const before = await this.commands.snapshot();
+    const result = await load();
+    return { result, dbCommands: commandDelta(before, await this.commands.snapshot()) };
   }
 
   private async measureHash(round: number, seconds: number, pairedWith?: EndpointId): Promise<Sample> {
@@ -199,6 +254,8 @@ class Bench {
       cpuMs,
       cpuMsByProcess: Object.fromEntries([...byPid].map(([pid, value]) => [String(pid), value])),
       seconds: ms / 1000,
+      answers: hashes,
+      dbCommands: {},
     };
   }
 }
@@ -243,11 +300,48 @@ function roundSamples(samples: readonly Sample[], id: EndpointId): RoundSample[]
     .filter((sample) => sample.id === id)
     .map((sample) => ({
       ...sample,
+      ...perAnswerTrips(sample),
       baselinePerSecond: baseline
         ? samples.find((other) => other.id === baseline && other.round === sample.round && other.pairedWith === id)?.okPerSecond
         : undefined,
     }));
 }
+
+function perAnswerTrips(sample: Pick<Sample, 'dbCommands' | 'answers'>): { dbRoundTrips: number; dbWrites: number } {
+  const trips = roundTrips(sample.dbCommands);
+  const answers = Math.max(1, sample.answers);
+  return { dbRoundTrips: trips.total / answers, dbWrites: trips.writes / answers };
+}
+
+/** Database commands per answer over all of an endpoint's runs, by process and command name. */
+function commandsPerAnswer(samples: readonly Sample[]): CommandsByProcess {
+  const answers = Math.max(
+    1,
+    samples.reduce((sum, sample) => sum + sample.answers, 0),
+  );
+  const totals: CommandsByProcess = {};
+  for (const sample of samples) {
+    for (const [name, commands] of Object.entries(sample.dbCommands)) {
+      for (const [command, count] of Object.entries(commands)) {
+        totals[name] ??= {};
+        totals[name][command] = (totals[name][command] ?? 0) + count / answers;
+      }
+    }
+  }
+  return totals;
+}
+
+const commandsText = (commands: CommandsByProcess): string =>
+  Object.entries(commands)
+    .filter(([, byCommand]) => Object.values(byCommand).some((count) => count >= 0.01))
+    .map(
+      ([name, byCommand]) =>
+        `${name} ${Object.entries(byCommand)
+          .filter(([, count]) => count >= 0.01)
+          .map(([command, count]) => `${command}×${count.toFixed(2)}`)
+          .join(' ')}`,
+    )
+    .join('; ') || 'none';
 
 function baselineRows(samples: readonly Sample[]): BaselineRow[] {
   return BASELINES.map(({ id, label }) => {
@@ -263,14 +357,33 @@ function baselineRows(samples: readonly Sample[]): BaselineRow[] {
   });
 }
 
-async function runBenchmark(config: DevstackConfig, stack: RunningStack, scenario: Scenario): Promise<number> {
+/** The stack's processes as the bench measures them: PostgreSQL apart from FerretDB, baselines too. */
+interface Measured {
+  bench: Bench;
+  byName: (byPid: Record<string, number>) => Record<string, number>;
+}
+
+async function measuredStack(config: DevstackConfig, stack: RunningStack, scenario: Scenario): Promise<Measured> {
   const baselines = await startBaselines(supervisor, config, scenario.plansJson);
-  const processes = [...stack.processes, ...baselines.processes];
+  // FerretDB's handle stands for PostgreSQL too; its postmaster (and, through it, every backend) is measured apart.
+  const postmasterPid = Number((await readFile(join(config.dataDir, 'ferretdb', 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  const processes = [...stack.processes, { pid: postmasterPid, name: 'postgres' }, ...baselines.processes];
   const pids = processes.map((child) => child.pid);
   const nameOf = new Map(processes.map((child) => [String(child.pid), child.name]));
   const byName = (byPid: Record<string, number>): Record<string, number> =>
     Object.fromEntries(Object.entries(byPid).map(([pid, ms]) => [nameOf.get(pid) ?? pid, ms]));
-  const bench = new Bench(scenario, baselines, pids);
+  const services = new Set(stack.topology.services.map((service) => service.name));
+  const counter = new CommandCounter(
+    commandCountsDir(config),
+    stack.processes.filter((child) => services.has(child.name)).map((child) => child.pid),
+  );
+  return { bench: new Bench(scenario, baselines, pids, counter), byName };
+}
+
+const commandCountsDir = (config: DevstackConfig): string => join(config.dataDir, 'db-commands');
+
+async function runBenchmark(measured: Measured, scaleRun: (() => Promise<ScaleResult>) | undefined): Promise<number> {
+  const { bench, byName } = measured;
   const startedAt = new Date();
   const loadBefore = loadavg();
 
@@ -291,6 +404,8 @@ async function runBenchmark(config: DevstackConfig, stack: RunningStack, scenari
     rows.push(endpointRow(endpoint, rounds, { rate, ...latency }));
   }
   const baselinesTable = baselineRows(samples);
+  // Last: it loads a million sessions, which the ratio rounds must not see.
+  const scale = scaleRun ? await scaleRun() : undefined;
 
   console.log(
     `\nMasthead benchmark (${mode.name}: ${mode.rounds} rounds × ${mode.seconds} s, ${cpus().length} cores, load ${loadBefore.map((value) => value.toFixed(1)).join(' ')})\n`,
@@ -306,8 +421,19 @@ async function runBenchmark(config: DevstackConfig, stack: RunningStack, scenari
     return { label: spec.id, perProcess: cpuPerAnswer(runs) };
   });
   console.log(`\n${formatCpuBreakdown(breakdown)}`);
+  const tripsBreakdown = SELECTED.map((spec) => {
+    const runs = samples.filter((sample) => sample.id === spec.id);
+    return {
+      label: spec.id,
+      perProcess: perAnswer(runs.map((run) => ({ byProcess: roundTrips(run.dbCommands).byProcess, answers: run.answers }))),
+      commands: commandsPerAnswer(runs),
+    };
+  });
+  console.log(`\n${formatCpuBreakdown(tripsBreakdown, 0.01, 'db round trips per answer')}`);
+  for (const row of tripsBreakdown) console.log(`  ${row.label}: ${commandsText(row.commands)}`);
+  if (scale) console.log(`\n${scaleText(scale)}`);
   console.log(
-    '\nreq/s: closed loop, median of rounds; p50/p99: open loop at `rate` (50 % of the maximum); CPU: utime+stime of every process (stack, database, NATS, baselines) per 2xx answer; ratio: median of per-round ratios to the baseline measured beside it.',
+    '\nreq/s: closed loop, median of rounds; p50/p99: open loop at `rate` (50 % of the maximum); CPU: utime+stime of every process tree (stack, FerretDB, PostgreSQL with its backends, NATS, baselines) per 2xx answer; db rt/wr: database commands (all / writes) the services sent per 2xx answer, from driver command counts; ratio: median of per-round ratios to the baseline measured beside it.',
   );
 
   const result = {
@@ -320,6 +446,8 @@ async function runBenchmark(config: DevstackConfig, stack: RunningStack, scenari
     settings: { ...mode, connections: Object.fromEntries([...ENDPOINTS, ...BASELINES].map((spec) => [spec.id, spec.connections])) },
     endpoints: rows.map(roundedRow),
     cpuMsPerAnswerByProcess: Object.fromEntries(breakdown.map((row) => [row.label, roundedRow(row.perProcess)])),
+    dbCommandsPerAnswer: Object.fromEntries(tripsBreakdown.map((row) => [row.label, roundedRow(row.commands)])),
+    ...(scale ? { scale: roundedRow(scale) } : {}),
     baselines: baselinesTable.map(roundedRow),
     samples: samples.map((sample) => roundedRow({ ...sample, cpuMsByProcess: byName(sample.cpuMsByProcess) })),
     latency: Object.fromEntries(
@@ -329,11 +457,7 @@ async function runBenchmark(config: DevstackConfig, stack: RunningStack, scenari
       ]),
     ),
   };
-  await mkdir(resultsDir, { recursive: true });
-  const file = join(resultsDir, `${mode.name === 'smoke' ? 'smoke-' : ''}${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
-  const text = `${JSON.stringify(result, null, 2)}\n`;
-  await writeFile(file, text);
-  log(`results written to ${file}`);
+  const text = await writeResult(mode.name === 'smoke' ? 'smoke-' : '', startedAt, result);
   if (args['write-baseline']) {
     await writeFile(join(resultsDir, 'baseline.json'), text);
     log('written to bench/results/baseline.json too');
@@ -351,6 +475,111 @@ async function runBenchmark(config: DevstackConfig, stack: RunningStack, scenari
   console.log(`\n${formatComparisons(comparisons, MAX_RATIO_DROP)}`);
   if (failed) console.error(`[bench] a ratio dropped by more than ${MAX_RATIO_DROP * 100} % from bench/results/baseline.json`);
   return failed ? 1 : 0;
+}
+
+/** The scale run's outcome, as the result file carries it (issue 14). */
+interface ScaleResult {
+  small: ScaleSize;
+  large: ScaleSize;
+  endpoints: ScaleRow[];
+}
+
+/** The endpoints of the scale comparison. */
+const SCALE_ENDPOINTS = ['user', 'signin', 'refresh', 'plans'] as const;
+
+/**
+ * Seeds `SMALL_MEMBERS` members (1 000 sessions), measures p50/p99 of each scale endpoint at half
+ * its maximum, seeds up to `members` (1 000 000 sessions at the default), lets PostgreSQL vacuum
+ * and analyze what was loaded, and measures again at the same rates. Each endpoint rotates over
+ * as many distinct seeded members at both sizes, spread over the whole population.
+ */
+async function runScale(bench: Bench, stack: RunningStack, config: DevstackConfig, members: number): Promise<ScaleResult> {
+  const api = `${stack.origin}/api/v1`;
+  const seeder = await ScaleSeeder.open(
+    stack.infra.ferretdb.url,
+    stack.topology.sharedEnv['MONGO_DB_PREFIX'] ?? 'masthead_',
+    DEMO.resourceKey,
+  );
+  try {
+    const [small, large] = [sizeOf(SMALL_MEMBERS), sizeOf(members)];
+    log(`scale: seeding ${small.members} members (${small.sessions} sessions)`);
+    await seeder.seed(0, SMALL_MEMBERS, log);
+    const measureAt = async (size: ScaleSize, rates?: Record<string, number>) => {
+      const targets = scaleTargets(api, DEMO.resourceKey, seeder, size.members);
+      const runs: Record<string, { rate: number; p50Ms: number; p99Ms: number }> = {};
+      for (const id of SCALE_ENDPOINTS) {
+        // Every member of the rotation once (per-member caches as warm at both sizes), then a
+        // closed-loop warm-up, which also finds the maximum at the small size.
+        await sendEach(targets[id]);
+        const warm = await bench.maximum(id, targets[id], mode.warmupSeconds + (rates ? 0 : mode.seconds));
+        const rate =
+          rates?.[id] ?? latencyRate({ throughput: warm.okPerSecond, answeredPerSecond: warm.answeredPerSecond, notImplemented: false });
+        const run = await bench.latency(id, rate, mode.latencySeconds, targets[id]);
+        if (run.ok === 0) throw new Error(`scale: ${id} answered no 2xx at ${size.sessions} sessions (${JSON.stringify(run.nonOk)})`);
+        log(
+          `scale ${id} @${size.sessions} sessions, ${rate}/s: p50 ${run.p50Ms.toFixed(2)} ms, p99 ${run.p99Ms.toFixed(2)} ms, ${roundTrips(run.dbCommands).total / Math.max(1, run.ok)} db rt/answer`,
+        );
+        runs[id] = { rate, p50Ms: run.p50Ms, p99Ms: run.p99Ms };
+      }
+      return runs;
+    };
+    const atSmall = await measureAt(small);
+    log(`scale: seeding members ${SMALL_MEMBERS}–${members} (${large.sessions} sessions in all)`);
+    await seeder.seed(SMALL_MEMBERS, members, log);
+    await settle(config);
+    const atLarge = await measureAt(large, Object.fromEntries(Object.entries(atSmall).map(([id, run]) => [id, run.rate])));
+    const endpoints = SCALE_ENDPOINTS.map((id) =>
+      scaleRow(
+        ENDPOINTS.find((spec) => spec.id === id)!,
+        atSmall[id]!.rate,
+        atSmall[id]!,
+        atLarge[id]!,
+      ),
+    );
+    return { small, large, endpoints };
+  } finally {
+    await seeder.close();
+  }
+}
+
+/**
+ * After a bulk load, what a database in service has long done: vacuum (visibility map) and
+ * analyze (statistics). The plans do not depend on it (ADR 0190); the measurement should not
+ * include autovacuum catching up on millions of rows.
+ */
+async function settle(config: DevstackConfig): Promise<void> {
+  const started = Date.now();
+  const port = Number((await readFile(join(config.dataDir, 'ferretdb', 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[3]);
+  await runSql((await resolveTools()).postgresBinDir, { port }, 'VACUUM (ANALYZE);');
+  log(`scale: vacuumed and analyzed in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+const scaleText = (scale: ScaleResult): string =>
+  `Scale: p50/p99 at ${scale.small.sessions} and ${scale.large.sessions} sessions (${scale.small.members} and ${scale.large.members} members), same open-loop rate\n${formatScale(scale.endpoints, scale.small, scale.large)}`;
+
+async function writeResult(prefix: string, startedAt: Date, result: object): Promise<string> {
+  await mkdir(resultsDir, { recursive: true });
+  const file = join(resultsDir, `${prefix}${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  const text = `${JSON.stringify(result, null, 2)}\n`;
+  await writeFile(file, text);
+  log(`results written to ${file}`);
+  return text;
+}
+
+/** `--scale-only`: the scale run alone, its own result file. */
+async function runScaleOnly(scaleRun: () => Promise<ScaleResult>): Promise<number> {
+  const startedAt = new Date();
+  const scale = await scaleRun();
+  console.log(`\n${scaleText(scale)}`);
+  await writeResult('scale-', startedAt, {
+    version: 1,
+    mode: 'scale',
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    commit: gitCommit(),
+    scale: roundedRow(scale),
+  });
+  return 0;
 }
 
 /** Loads one endpoint under --cpu-prof, stops the stack (profiles are written at exit) and summarises them. */
@@ -405,7 +634,8 @@ async function main(): Promise<number> {
     const nodeArgs = profileId
       ? (name: string) => ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
       : undefined;
-    const stack = await startStack(supervisor, config, { nodeArgs, env: withDefaultHashing(process.env) }, log);
+    const env = { ...withDefaultHashing(process.env), DB_COMMAND_COUNTS_DIR: commandCountsDir(config) };
+    const stack = await startStack(supervisor, config, { nodeArgs, env }, log);
     checkAlive();
     if (!stack) throw new Error('stopped while starting');
     const fixturePath = join(dataDir, 'bench-fixture.json');
@@ -419,7 +649,9 @@ async function main(): Promise<number> {
       keepData = true;
       return await runProfile(profileId, profileDir, scenario);
     }
-    return await runBenchmark(config, stack, scenario);
+    const measured = await measuredStack(config, stack, scenario);
+    const scaleRun = scaleMembers === undefined ? undefined : () => runScale(measured.bench, stack, config, scaleMembers);
+    return await (args['scale-only'] && scaleRun ? runScaleOnly(scaleRun) : runBenchmark(measured, scaleRun));
   } catch (error) {
     keepData = true;
     console.error(`[bench] ${failure ?? (error instanceof Error ? error.message : String(error))}`);

@@ -11,6 +11,9 @@ export interface RoundSample {
   errors: number;
   /** The paired baseline's throughput in the same round (hashes/s or 2xx/s); absent for absolute targets. */
   baselinePerSecond?: number;
+  /** Database commands (all; writes) per answer, over every service; absent when not counted. */
+  dbRoundTrips?: number;
+  dbWrites?: number;
 }
 
 /** The endpoint's open-loop run at a fixed rate. */
@@ -36,6 +39,9 @@ export interface EndpointRow {
   p99Ms: number;
   /** Median CPU milliseconds per 2xx answer, summed over every process. */
   cpuMsPerRequest: number;
+  /** Median database commands per answer over every service (driver command counts), and writes. */
+  dbRoundTrips: number | null;
+  dbWrites: number | null;
   /** Non-2xx answers by status over every run of the endpoint (never counted as throughput). */
   nonOk: Record<string, number>;
   errors: number;
@@ -112,6 +118,8 @@ export function endpointRow(
     p50Ms: latency?.p50Ms ?? Number.NaN,
     p99Ms: latency?.p99Ms ?? Number.NaN,
     cpuMsPerRequest: median(rounds.map((sample) => sample.cpuMsPerRequest)),
+    dbRoundTrips: medianOf(rounds.map((sample) => sample.dbRoundTrips)),
+    dbWrites: medianOf(rounds.map((sample) => sample.dbWrites)),
     nonOk,
     errors,
     target: spec.target,
@@ -121,6 +129,12 @@ export function endpointRow(
     notImplemented,
     met,
   };
+}
+
+/** The median of the values measured; null when none was. */
+function medianOf(values: ReadonlyArray<number | undefined>): number | null {
+  const measured = values.filter((value): value is number => value !== undefined);
+  return measured.length > 0 ? median(measured) : null;
 }
 
 /** The fixed request rate for the latency run: half the measured maximum, at least 1/s. */
@@ -162,7 +176,21 @@ export function alignTable(rows: readonly (readonly string[])[]): string {
 /** The report printed at the end of a run. */
 export function formatTable(endpoints: readonly EndpointRow[], baselines: readonly BaselineRow[]): string {
   const endpointTable = alignTable([
-    ['endpoint', 'req/s (2xx)', 'rate', 'p50 ms', 'p99 ms', 'CPU ms/req', 'non-2xx', 'baseline/s', 'ratio', 'target', 'status'],
+    [
+      'endpoint',
+      'req/s (2xx)',
+      'rate',
+      'p50 ms',
+      'p99 ms',
+      'CPU ms/req',
+      'db rt/req',
+      'db wr/req',
+      'non-2xx',
+      'baseline/s',
+      'ratio',
+      'target',
+      'status',
+    ],
     ...endpoints.map((row) => [
       row.label,
       fixed(row.throughput, 0),
@@ -170,6 +198,8 @@ export function formatTable(endpoints: readonly EndpointRow[], baselines: readon
       fixed(row.p50Ms, 2),
       fixed(row.p99Ms, 2),
       fixed(row.cpuMsPerRequest, 2),
+      fixed(row.dbRoundTrips, 2),
+      fixed(row.dbWrites, 2),
       countsText(row.nonOk, row.errors),
       fixed(row.baselineThroughput, 0),
       fixed(row.ratio, 2),
@@ -245,10 +275,14 @@ export function roundedRow<T extends object>(row: T): T {
 }
 
 /**
- * CPU milliseconds per answer by process, one row per measured target: where the time goes.
- * Columns are the processes that used at least `minMs` per answer somewhere, busiest first.
+ * CPU milliseconds (or another amount) per answer by process, one row per measured target: where
+ * the time goes. Columns are the processes at `minMs` per answer or more somewhere, busiest first.
  */
-export function formatCpuBreakdown(rows: readonly { label: string; perProcess: Record<string, number> }[], minMs = 0.05): string {
+export function formatCpuBreakdown(
+  rows: readonly { label: string; perProcess: Record<string, number> }[],
+  minMs = 0.05,
+  title = 'CPU ms per answer',
+): string {
   const totals = new Map<string, number>();
   for (const row of rows) for (const [name, ms] of Object.entries(row.perProcess)) totals.set(name, Math.max(totals.get(name) ?? 0, ms));
   const columns = [...totals]
@@ -256,15 +290,82 @@ export function formatCpuBreakdown(rows: readonly { label: string; perProcess: R
     .sort((a, b) => b[1] - a[1])
     .map(([name]) => name);
   return alignTable([
-    ['CPU ms per answer', ...columns],
+    [title, ...columns],
     ...rows.map((row) => [row.label, ...columns.map((name) => fixed(row.perProcess[name] ?? 0, 2))]),
   ]);
 }
 
 /** Median over runs of each process's CPU per answer. */
 export function cpuPerAnswer(runs: readonly { cpuMsByProcess: Record<string, number>; answers: number }[]): Record<string, number> {
-  const names = new Set(runs.flatMap((run) => Object.keys(run.cpuMsByProcess)));
+  return perAnswer(runs.map((run) => ({ byProcess: run.cpuMsByProcess, answers: run.answers })));
+}
+
+/** Median over runs of each process's amount per answer (CPU, database commands). */
+export function perAnswer(runs: readonly { byProcess: Record<string, number>; answers: number }[]): Record<string, number> {
+  const names = new Set(runs.flatMap((run) => Object.keys(run.byProcess)));
   return Object.fromEntries(
-    [...names].map((name) => [name, median(runs.map((run) => (run.cpuMsByProcess[name] ?? 0) / Math.max(1, run.answers)))]),
+    [...names].map((name) => [name, median(runs.map((run) => (run.byProcess[name] ?? 0) / Math.max(1, run.answers)))]),
   );
+}
+
+/** p50 latency at the small and the large size of the scale run (issue 14), with the target. */
+export interface ScaleRow {
+  id: string;
+  label: string;
+  rate: number;
+  p50Small: number;
+  p99Small: number;
+  p50Large: number;
+  p99Large: number;
+  /** p50Large / p50Small; met at `MAX_SCALE_RATIO` or below. */
+  p50Ratio: number;
+  met: boolean;
+}
+
+/** The scale target: p50 at the large size at most this multiple of p50 at the small size. */
+export const MAX_SCALE_RATIO = 1.5;
+
+export function scaleRow(
+  spec: { id: string; label: string },
+  rate: number,
+  small: Pick<LatencySample, 'p50Ms' | 'p99Ms'>,
+  large: Pick<LatencySample, 'p50Ms' | 'p99Ms'>,
+): ScaleRow {
+  const p50Ratio = large.p50Ms / small.p50Ms;
+  return {
+    id: spec.id,
+    label: spec.label,
+    rate,
+    p50Small: small.p50Ms,
+    p99Small: small.p99Ms,
+    p50Large: large.p50Ms,
+    p99Large: large.p99Ms,
+    p50Ratio,
+    met: Number.isFinite(p50Ratio) && p50Ratio <= MAX_SCALE_RATIO,
+  };
+}
+
+export function formatScale(rows: readonly ScaleRow[], small: { sessions: number }, large: { sessions: number }): string {
+  return alignTable([
+    [
+      'endpoint',
+      'rate',
+      `p50 ms @${small.sessions}`,
+      'p99 ms',
+      `p50 ms @${large.sessions}`,
+      'p99 ms',
+      'p50 ratio',
+      `target ≤ ${MAX_SCALE_RATIO}`,
+    ],
+    ...rows.map((row) => [
+      row.label,
+      fixed(row.rate, 0),
+      fixed(row.p50Small, 2),
+      fixed(row.p99Small, 2),
+      fixed(row.p50Large, 2),
+      fixed(row.p99Large, 2),
+      fixed(row.p50Ratio, 2),
+      row.met ? 'met' : 'MISSED',
+    ]),
+  ]);
 }

@@ -70,7 +70,7 @@ export async function arrangeScenario(origin: string): Promise<Scenario> {
       method: 'POST',
       headers: json,
       body: credentials,
-      bodies: BENCH_MEMBERS.map((member) => JSON.stringify(member)),
+      variants: BENCH_MEMBERS.map((member) => ({ body: JSON.stringify(member) })),
     },
     // A guest page view, as embedded clients send one on every page load (document 2 L).
     event: {

@@ -6,10 +6,12 @@ import {
   cpuPerAnswer,
   endpointRow,
   formatCpuBreakdown,
+  formatScale,
   formatTable,
   isNotImplemented,
   latencyRate,
   roundedRow,
+  scaleRow,
   type RoundSample,
 } from '../src/report.js';
 import type { EndpointSpec } from '../src/targets.js';
@@ -136,7 +138,13 @@ describe('table', () => {
   it('prints every endpoint with its status, non-2xx counts and dashes for what was not measured', () => {
     const text = formatTable(
       [
-        endpointRow(plans, [sample(900, 1000)], { rate: 450, p50Ms: 1.234, p99Ms: 5.678, nonOk: {}, errors: 0 }),
+        endpointRow(plans, [sample(900, 1000, { dbRoundTrips: 3.5, dbWrites: 1 })], {
+          rate: 450,
+          p50Ms: 1.234,
+          p99Ms: 5.678,
+          nonOk: {},
+          errors: 0,
+        }),
         endpointRow(refresh, [sample(0, undefined, { answeredPerSecond: 2000, nonOk: { '501': 6000 } })]),
       ],
       [
@@ -150,9 +158,11 @@ describe('table', () => {
       ],
     );
     const lines = text.split('\n');
-    expect(lines[2]).toMatch(/^GET \/plans\s+900\s+450\s+1\.23\s+5\.68\s+1\.00\s+0\s+1000\s+0\.90\s+≥ 0\.8 × one-hop\s+met$/);
+    expect(lines[2]).toMatch(
+      /^GET \/plans\s+900\s+450\s+1\.23\s+5\.68\s+1\.00\s+3\.50\s+1\.00\s+0\s+1000\s+0\.90\s+≥ 0\.8 × one-hop\s+met$/,
+    );
     expect(lines[3]).toMatch(
-      /^POST \/authorization\/refresh\s+0\s+–\s+–\s+–\s+1\.00\s+501×6000\s+–\s+–\s+≥ 240 req\/s\s+not implemented \(501\)$/,
+      /^POST \/authorization\/refresh\s+0\s+–\s+–\s+–\s+1\.00\s+–\s+–\s+501×6000\s+–\s+–\s+≥ 240 req\/s\s+not implemented \(501\)$/,
     );
     expect(text).toContain('one-hop: one hop   1000  990  1010        0.40');
   });
@@ -165,6 +175,38 @@ describe('table', () => {
     expect(perProcess).toEqual({ gateway: 1.1, ferretdb: 2.8, nats: 0.01 });
     expect(formatCpuBreakdown([{ label: 'plans', perProcess }])).toBe(
       'CPU ms per answer  ferretdb  gateway\n-----------------  --------  -------\nplans                  2.80     1.10',
+    );
+  });
+
+  it('takes the median of database round trips per answer, null when nothing was counted', () => {
+    const row = endpointRow(plans, [
+      sample(1, 1, { dbRoundTrips: 5, dbWrites: 2 }),
+      sample(1, 1, { dbRoundTrips: 3, dbWrites: 0 }),
+      sample(1, 1, { dbRoundTrips: 4, dbWrites: 1 }),
+    ]);
+    expect([row.dbRoundTrips, row.dbWrites]).toEqual([4, 1]);
+    expect(endpointRow(plans, [sample(1, 1)]).dbRoundTrips).toBeNull();
+    expect(formatCpuBreakdown([{ label: 'user', perProcess: { identity: 2, catalog: 0.005 } }], 0.01, 'db round trips per answer')).toBe(
+      'db round trips per answer  identity\n-------------------------  --------\nuser                           2.00',
+    );
+  });
+
+  it('judges the scale run by the p50 ratio of the large to the small size', () => {
+    const met = scaleRow({ id: 'user', label: 'GET /user' }, 200, { p50Ms: 2, p99Ms: 9 }, { p50Ms: 2.9, p99Ms: 30 });
+    expect(met).toEqual({
+      id: 'user',
+      label: 'GET /user',
+      rate: 200,
+      p50Small: 2,
+      p99Small: 9,
+      p50Large: 2.9,
+      p99Large: 30,
+      p50Ratio: 1.45,
+      met: true,
+    });
+    expect(scaleRow({ id: 'user', label: 'GET /user' }, 200, { p50Ms: 2, p99Ms: 9 }, { p50Ms: 3.2, p99Ms: 9 }).met).toBe(false);
+    expect(formatScale([met], { sessions: 1000 }, { sessions: 1_000_000 }).split('\n')[2]).toMatch(
+      /^GET \/user\s+200\s+2\.00\s+9\.00\s+2\.90\s+30\.00\s+1\.45\s+met$/,
     );
   });
 

@@ -36,13 +36,37 @@ describe('/proc/<pid>/stat', () => {
   const line =
     '4242 (node (gate way)) S 1 4242 4242 0 -1 4194304 51234 0 3 0 1234 567 0 0 20 0 11 0 987654 1234567890 45678 18446744073709551615 1 1 0 0 0 0 0 16781312 17922 0 0 0 17 1 0 0 0 0 0';
 
-  it('reads utime and stime after the command name', () => {
-    expect(parseProcStat(line)).toEqual({ utime: 1234, stime: 567 });
+  it('reads utime, stime, cutime and cstime after the command name', () => {
+    expect(parseProcStat(line)).toEqual({ utime: 1234, stime: 567, cutime: 0, cstime: 0 });
   });
 
   it('refuses text that is not a stat line', () => {
     expect(() => parseProcStat('no parentheses here')).toThrow(/no command name/);
     expect(() => parseProcStat('1 (x) S 1 2')).toThrow(/no utime/);
+  });
+
+  it('counts a process tree: the postmaster and its backends', async () => {
+    const { readCpu } = await import('../src/cpu.js');
+    const { spawn } = await import('node:child_process');
+    // A parent that keeps a busy child: the tree's ticks grow though the parent itself idles.
+    const parent = spawn(
+      process.execPath,
+      ['-e', "require('child_process').spawn(process.execPath, ['-e', 'for(;;){}'], {stdio: 'inherit'}); setInterval(() => {}, 1000)"],
+      {
+        stdio: 'ignore',
+        // Its own process group, so that the busy child is stopped with it.
+        detached: true,
+      },
+    );
+    try {
+      const pid = parent.pid!;
+      const first = (await readCpu([pid])).get(pid)!;
+      await expect.poll(async () => (await readCpu([pid])).get(pid)! - first, { timeout: 5000 }).toBeGreaterThanOrEqual(20);
+      const own = parseProcStat(await (await import('node:fs/promises')).readFile(`/proc/${pid}/stat`, 'utf8'));
+      expect(own.utime + own.stime).toBeLessThan(20);
+    } finally {
+      process.kill(-parent.pid!, 'SIGKILL');
+    }
   });
 
   it('turns tick readings into milliseconds per PID present in both', () => {

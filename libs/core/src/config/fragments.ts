@@ -40,6 +40,8 @@ export const serviceEnv = {
   METRICS_HOST: z.string().default('0.0.0.0'),
   /** How long a write may take to commit after its event was prepared (docs/adr/0180). */
   OUTBOX_PREPARED_GRACE_MS: positiveInt(30_000),
+  /** Bench mode only: count database commands and write them here (tools/bench, issue 14). */
+  DB_COMMAND_COUNTS_DIR: z.string().min(1).optional(),
 };
 
 /** A dial address: host:port, or replicas as a comma-separated list of IPv4 host:port. */

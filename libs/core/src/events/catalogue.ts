@@ -182,6 +182,8 @@ export type DomainEvents = {
   };
   /** An operator changed the public event names: processes drop their cached list. */
   event_names_updated: { name: string };
+  /** Teams or assigned passes of these members changed: their cached profiles go (ADR 0191). */
+  member_summary_changed: { user_ids: number[] };
 };
 
 export type EventName = keyof DomainEvents;

@@ -1,4 +1,4 @@
-import { StringCodec, type NatsConnection } from 'nats';
+import { StringCodec, type NatsConnection, type Subscription } from 'nats';
 import type { Logger } from 'pino';
 import type { EventName } from './catalogue.js';
 import type { DomainEvent } from './publisher.js';
@@ -13,10 +13,19 @@ const codec = StringCodec();
  * (catalogue.ts); the message is one our own publishers wrote, so it is not validated again,
  * and a handler that throws on a malformed one only logs it.
  */
-export function onEvent<N extends EventName>(nats: NatsLink, name: N, logger: Logger, handler: (event: DomainEvent<N>) => void): void {
+export function onEvent<N extends EventName>(
+  nats: NatsLink,
+  name: N,
+  logger: Logger,
+  handler: (event: DomainEvent<N>) => void,
+): EventListener {
+  let subscription: Subscription | undefined;
+  let stopped = false;
   void (async () => {
     // A connection still being made subscribes once it is up (a missed message: one TTL stale).
-    const subscription = (await nats).subscribe(`${EVENT_SUBJECT_PREFIX}${name}`);
+    const connection = await nats;
+    if (stopped) return;
+    subscription = connection.subscribe(`${EVENT_SUBJECT_PREFIX}${name}`);
     for await (const message of subscription) {
       try {
         handler(JSON.parse(codec.decode(message.data)) as DomainEvent<N>);
@@ -24,7 +33,18 @@ export function onEvent<N extends EventName>(nats: NatsLink, name: N, logger: Lo
         logger.warn({ err: error, subject: message.subject }, 'unreadable event ignored');
       }
     }
-  })();
+  })().catch((error: unknown) => logger.warn({ err: error, event: name }, 'event listener stopped'));
+  return {
+    unsubscribe() {
+      stopped = true;
+      subscription?.unsubscribe();
+    },
+  };
+}
+
+/** A listener of `onEvent`; `unsubscribe` also stops one whose connection is still being made. */
+export interface EventListener {
+  unsubscribe(): void;
 }
 
 /**

@@ -6,6 +6,8 @@ export interface MongoOptions {
   dbName: string;
   /** How long the first connection may take (the database may be starting too). */
   connectTimeoutMs?: number;
+  /** Emit command events (the bench's round-trip count, `countCommands`). */
+  monitorCommands?: boolean;
 }
 
 // An operation waits this long for a reachable server, then fails as a dependency failure
@@ -21,7 +23,12 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
  * not buffered while the database is away: they fail fast instead of hanging past the caller's
  * deadline, and succeed again once the driver reconnects by itself.
  */
-export async function connectMongo({ url, dbName, connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS }: MongoOptions): Promise<Connection> {
+export async function connectMongo({
+  url,
+  dbName,
+  connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
+  monitorCommands = false,
+}: MongoOptions): Promise<Connection> {
   const deadline = Date.now() + connectTimeoutMs;
   for (;;) {
     const connection = mongoose.createConnection(url, {
@@ -30,6 +37,7 @@ export async function connectMongo({ url, dbName, connectTimeoutMs = DEFAULT_CON
       heartbeatFrequencyMS: HEARTBEAT_MS,
       bufferCommands: false,
       maxPoolSize: 20,
+      monitorCommands,
     });
     try {
       await connection.asPromise();

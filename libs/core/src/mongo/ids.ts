@@ -1,4 +1,5 @@
-import type { Collection, Connection, Model } from 'mongoose';
+import type { Collection, Connection, Model, mongo } from 'mongoose';
+import { rowsOf } from './driver.js';
 
 /** Counters collection: one document per entity collection, `{_id: name, seq: last issued}`. */
 const COUNTERS = 'counters';
@@ -16,6 +17,13 @@ type NamedCollection = { collection: { collectionName: string } };
  */
 export const isDuplicateKey = (error: unknown): boolean =>
   (error as { code?: number })?.code === 11000 || /E11000|UNIQUE constraint failed/.test((error as Error)?.message ?? '');
+
+/**
+ * A filter value matching any of `values`: the value itself when there is one, else `$in`.
+ * FerretDB pushes only equalities down to PostgreSQL, so `$in` — even of one value — reads the
+ * whole collection there, while an equality uses the index (ADR 0090, 0191). MongoDB serves both.
+ */
+export const oneOrIn = <T>(values: readonly T[]): T | { $in: T[] } => (values.length === 1 ? values[0]! : { $in: [...values] });
 
 /** Per connection and key, the tail of the queue of pending tasks. */
 const taskQueues = new WeakMap<Connection, Map<string, Promise<unknown>>>();
@@ -43,13 +51,14 @@ export function inSequence<T>(connection: Connection, key: string, task: () => P
 }
 
 /**
- * Proposes the next ID. Two first-ever upserts can race and one fails with a duplicate key
- * (MongoDB documents this for upserts; FerretDB does it too): the counter exists then, retry.
+ * Proposes the next ID (the last of the next `count`). Two first-ever upserts can race and one
+ * fails with a duplicate key (MongoDB documents this for upserts; FerretDB does it too): the
+ * counter exists then, retry.
  */
-async function proposeId(counters: Counters, name: string): Promise<number> {
+async function proposeId(counters: Counters, name: string, count = 1): Promise<number> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const counter = await counters.findOneAndUpdate({ _id: name }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' });
+      const counter = await counters.findOneAndUpdate({ _id: name }, { $inc: { seq: count } }, { upsert: true, returnDocument: 'after' });
       if (typeof counter?.seq !== 'number') throw new Error('counter update returned no sequence');
       return counter.seq;
     } catch (error) {
@@ -70,18 +79,15 @@ export async function insertWithNextId<T extends { _id: number }>(
   connection: Connection,
   model: Model<T>,
   document: Omit<T, '_id'>,
-  /**
-   * Extra fields for the attempt that proposes `id`, e.g. the mark of an event prepared for this
-   * row (`markFields` of @masthead/core/events): an attempt whose ID clashes inserts nothing.
-   */
-  fieldsFor?: (id: number) => Promise<Record<string, unknown>>,
+  options: IdOptions = {},
 ): Promise<T> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const id = await allocateId(connection, model);
-    const extra = fieldsFor ? await fieldsFor(id) : {};
+    const id = await allocateId(connection, model, options);
+    const row = { ...document, ...(options.fieldsFor ? await options.fieldsFor(id) : {}), _id: id } as T;
     try {
-      const created = await model.create({ ...document, ...extra, _id: id });
-      return created.toObject() as T;
+      if (!options.plain) return (await model.create(row)).toObject() as T;
+      await rowsOf(model).insertOne(row as mongo.OptionalUnlessRequiredId<T>);
+      return row;
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
       // FerretDB's duplicate-key error does not name the index: the ID clashed only if a row
@@ -93,18 +99,61 @@ export async function insertWithNextId<T extends { _id: number }>(
   throw new Error(`could not allocate an ID in ${model.collection.collectionName}`);
 }
 
+export interface IdOptions {
+  /**
+   * IDs taken from the counter at once and handed out in turn by this process (default 1): one
+   * counter update (a contended read-modify-write on FerretDB) then serves `block` inserts
+   * (ADR 0191). IDs stay unique and increase within a process; between replicas they interleave,
+   * so their order is no longer the order of creation, and a restart leaves a block's rest unused.
+   */
+  block?: number;
+  /**
+   * Inserts `document` as given through the driver, without mongoose's document (casting,
+   * defaults, validation: ~0.25 ms of CPU an insert). For hot paths whose caller writes every
+   * field itself (ADR 0191).
+   */
+  plain?: boolean;
+  /**
+   * Extra fields for the attempt that proposes `id`, e.g. the mark of an event prepared for this
+   * row (`markFields` of @masthead/core/events): an attempt whose ID clashes inserts nothing.
+   */
+  fieldsFor?: (id: number) => Promise<Record<string, unknown>>;
+}
+
+/** Per connection and collection, the rest of a block of IDs taken from its counter. */
+const reservedIds = new WeakMap<Connection, Map<string, { next: number; last: number }>>();
+
+function reservedOf(connection: Connection): Map<string, { next: number; last: number }> {
+  const reserved = reservedIds.get(connection) ?? new Map<string, { next: number; last: number }>();
+  reservedIds.set(connection, reserved);
+  return reserved;
+}
+
 /**
  * The next proposed ID of the model's collection, for a caller that inserts the row itself (for
  * instance under another unique key it probes). A duplicate key on `_id` then calls for
  * `settleIdClash` and a new proposal.
  */
-export function allocateId(connection: Connection, model: NamedCollection): Promise<number> {
+export function allocateId(connection: Connection, model: NamedCollection, { block = 1 }: IdOptions = {}): Promise<number> {
   const name = model.collection.collectionName;
-  return inSequence(connection, name, () => proposeId(connection.collection(COUNTERS), name));
+  const counters: Counters = connection.collection(COUNTERS);
+  if (block <= 1) return inSequence(connection, name, () => proposeId(counters, name));
+  return inSequence(connection, name, async () => {
+    const reserved = reservedOf(connection);
+    const current = reserved.get(name);
+    if (current && current.next <= current.last) return current.next++;
+    const last = await proposeId(counters, name, block);
+    reserved.set(name, { next: last - block + 2, last });
+    return last - block + 1;
+  });
 }
 
-/** A proposed ID was taken (lost counter update on FerretDB, or a row with an explicit ID): catch up. */
+/**
+ * A proposed ID was taken (lost counter update on FerretDB, or a row with an explicit ID): catch
+ * up, and give up the rest of a block, which another replica may hold as well.
+ */
 export async function settleIdClash(connection: Connection, model: NamedCollection, id: number): Promise<void> {
   const counters: Counters = connection.collection(COUNTERS);
+  reservedOf(connection).delete(model.collection.collectionName);
   await counters.updateOne({ _id: model.collection.collectionName }, { $max: { seq: id } });
 }

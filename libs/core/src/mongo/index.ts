@@ -1,4 +1,6 @@
 export * from './connection.js';
 export * from './ids.js';
 export * from './claims.js';
+export * from './command-counts.js';
+export * from './driver.js';
 export * from './sealed-secret.js';

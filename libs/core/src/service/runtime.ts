@@ -5,7 +5,7 @@ import { createEventPublisher, type EventPublisher, type NatsLink } from '../eve
 import { startGrpcServer, type ServiceRegistration } from '../grpc/index.js';
 import { createLogger } from '../logging/index.js';
 import { startMetricsServer } from '../metrics/index.js';
-import { connectMongo } from '../mongo/index.js';
+import { connectMongo, countCommands } from '../mongo/index.js';
 
 /** The settings every service process shares (see `serviceEnv`). */
 export interface ServiceRuntimeConfig {
@@ -19,6 +19,8 @@ export interface ServiceRuntimeConfig {
   METRICS_PORT: number;
   METRICS_HOST: string;
   EVENT_STREAM_REPLICAS: number;
+  /** Bench mode: where database command counts go (`countCommands`); unset otherwise. */
+  DB_COMMAND_COUNTS_DIR?: string;
 }
 
 /** Connections a service's composition root wires its repositories and handlers from. */
@@ -40,7 +42,9 @@ export interface RunningService {
 
 export async function openServiceRuntime(name: string, config: ServiceRuntimeConfig, logger?: Logger): Promise<ServiceRuntime> {
   const log = logger ?? createLogger({ name, level: config.LOG_LEVEL });
-  const db = await connectMongo({ url: config.MONGO_URL, dbName: `${config.MONGO_DB_PREFIX}${name}` });
+  const countsDir = config.DB_COMMAND_COUNTS_DIR;
+  const db = await connectMongo({ url: config.MONGO_URL, dbName: `${config.MONGO_DB_PREFIX}${name}`, monitorCommands: !!countsDir });
+  if (countsDir) countCommands(db, name, countsDir);
   const nats = await connectNats(config.NATS_URL, `masthead-${name}`, log);
   const events = await createEventPublisher({
     source: name,

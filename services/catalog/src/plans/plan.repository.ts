@@ -1,5 +1,5 @@
 import { buildListQuery, type PageRequest } from '@masthead/core/pagination';
-import { insertWithNextId } from '@masthead/core/mongo';
+import { insertWithNextId, oneOrIn } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import { PUBLIC_PLAN_LIST, TEAM_PLAN_LIST } from './plan.list-spec.js';
 import { planModel, type PlanRecord } from './plan.schema.js';
@@ -93,10 +93,13 @@ export class PlanRepository {
   /** Plans of several resources at once (the grouped member reads span a partner's resources). */
   findByIdsAcross(resourceIds: number[], ids: number[]): Promise<PlanRecord[]> {
     if (ids.length === 0 || resourceIds.length === 0) return Promise.resolve([]);
-    return this.model
-      .find({ _id: { $in: ids }, resource_id: { $in: resourceIds } })
-      .lean<PlanRecord[]>()
-      .exec();
+    return (
+      this.model
+        // One resource (ListMemberships) or one row: equalities, which use an index on FerretDB too.
+        .find({ _id: oneOrIn(ids), resource_id: oneOrIn(resourceIds) })
+        .lean<PlanRecord[]>()
+        .exec()
+    );
   }
 
   findActive(resourceId: number, id: number): Promise<PlanRecord | null> {

@@ -1,4 +1,4 @@
-import { insertWithNextId } from '@masthead/core/mongo';
+import { insertWithNextId, oneOrIn } from '@masthead/core/mongo';
 import { buildListQuery, type PageRequest } from '@masthead/core/pagination';
 import type { Connection, Model } from 'mongoose';
 import { PUBLIC_PRICING_LIST } from './pricing.list-spec.js';
@@ -100,10 +100,13 @@ export class PricingRepository {
   /** Pricings of several resources at once (the grouped member reads span a partner's resources). */
   findByIdsAcross(resourceIds: number[], ids: number[]): Promise<PricingRecord[]> {
     if (ids.length === 0 || resourceIds.length === 0) return Promise.resolve([]);
-    return this.model
-      .find({ _id: { $in: ids }, resource_id: { $in: resourceIds } })
-      .lean<PricingRecord[]>()
-      .exec();
+    return (
+      this.model
+        // One resource (ListMemberships) or one row: equalities, which use an index on FerretDB too.
+        .find({ _id: oneOrIn(ids), resource_id: oneOrIn(resourceIds) })
+        .lean<PricingRecord[]>()
+        .exec()
+    );
   }
 
   findByTitle(planId: number, title: string): Promise<PricingRecord | null> {

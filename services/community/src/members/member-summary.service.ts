@@ -31,7 +31,7 @@ export class MemberSummaryService {
       this.deps.teamMembers.listCurrentForUser(userId),
       this.deps.passes.listAssignedTo(resourceId, userId),
     ]);
-    // One `$in` query for every team, never one per relationship.
+    // One read per distinct team (by `_id`, indexed on FerretDB too), never one per relationship.
     const teams = await this.deps.teams.findByIds([...new Set(relationships.map((row) => row.team_id))]);
     const teamById = new Map(teams.map((team) => [team._id, team]));
     const views = relationships.flatMap((relationship) => {

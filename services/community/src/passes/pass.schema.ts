@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { watchSummaryRows } from '../members/summary-changes.js';
 
 /**
  * An event pass: one admission bought under a ticket of an event. The **owner** bought it; the
@@ -48,5 +49,8 @@ passSchema.index({ ti_event_id: 1 });
 passSchema.index({ pass_key: 1 }, { unique: true });
 // Serves the confirmation's answer: the passes of one purchase.
 passSchema.index({ purchase_key: 1 });
+
+// Part of member summaries, which identity caches: every write announces (ADR 0191).
+watchSummaryRows(passSchema, 'passes');
 
 export const passModel = (db: Connection): Model<PassRecord> => db.models['Pass'] ?? db.model<PassRecord>('Pass', passSchema);

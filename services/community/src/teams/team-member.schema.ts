@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { watchSummaryRows } from '../members/summary-changes.js';
 
 export const TEAM_ROLES = ['owner', 'admin', 'user'] as const;
 export const TEAM_MEMBER_STATUSES = ['active', 'suspended', 'removed'] as const;
@@ -44,6 +45,9 @@ teamMemberSchema.index({ user_id: 1, status: 1 });
 teamMemberSchema.index({ team_id: 1, user_id: 1 }, { unique: true });
 // The seat claim (docs/adr/0134): one row per seat number and team.
 teamMemberSchema.index({ team_id: 1, seat: 1 }, { unique: true });
+
+// Part of member summaries, which identity caches: every write announces (ADR 0191).
+watchSummaryRows(teamMemberSchema, 'team_members');
 
 export const teamMemberModel = (db: Connection): Model<TeamMemberRecord> =>
   db.models['TeamMember'] ?? db.model<TeamMemberRecord>('TeamMember', teamMemberSchema);

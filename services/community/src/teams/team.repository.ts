@@ -20,12 +20,13 @@ export class TeamRepository {
     return this.model.findById(id).lean<TeamRecord>().exec();
   }
 
-  findByIds(ids: number[]): Promise<TeamRecord[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.model
-      .find({ _id: { $in: ids } })
-      .lean<TeamRecord[]>()
-      .exec();
+  /**
+   * One `_id` read per team, in parallel: FerretDB cannot use an index for `$in` and would read
+   * every team (ADR 0191); a member belongs to few teams.
+   */
+  async findByIds(ids: number[]): Promise<TeamRecord[]> {
+    const found = await Promise.all([...new Set(ids)].map((id) => this.findById(id)));
+    return found.filter((team): team is TeamRecord => team !== null);
   }
 
   /** A page of `find(filter)` in `sort` order, and the total. */

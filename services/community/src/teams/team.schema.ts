@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { watchSummaryRows } from '../members/summary-changes.js';
 
 /** A team. It has no resource_id: document 2 C says so, and team lookups have no resource filter. */
 export interface TeamRecord {
@@ -29,5 +30,8 @@ const teamSchema = new Schema<TeamRecord>(
   },
   { collection: 'teams', versionKey: false },
 );
+
+// Part of member summaries, which identity caches: every write announces (ADR 0191).
+watchSummaryRows(teamSchema, 'teams');
 
 export const teamModel = (db: Connection): Model<TeamRecord> => db.models['Team'] ?? db.model<TeamRecord>('Team', teamSchema);

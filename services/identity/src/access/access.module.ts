@@ -2,6 +2,7 @@ import type { ServiceRuntime } from '@masthead/core/service';
 import { memberAccessHandlers } from '../grpc/access.handlers.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { AccessAnnouncer } from '../sessions/access-announcer.js';
+import type { MemberChangeListener } from '../users/profile-cache.js';
 import type { UserRepository } from '../users/user.repository.js';
 import { AccessChanges } from './access-changes.js';
 import { LockPolicy } from './lock-policy.js';
@@ -15,6 +16,8 @@ export interface AccessModuleDeps {
   relationships: RelationshipRepository;
   memberSessions: MemberSessions;
   announcer: AccessAnnouncer;
+  /** Told of every relationship move (the profile cache). */
+  memberChanges: MemberChangeListener;
   /** What leaves with a removed profile besides the relationship (tags, extra data). */
   memberData: ResourceScopedData[];
 }
@@ -23,7 +26,7 @@ export interface AccessModuleDeps {
 export function createAccessModule(deps: AccessModuleDeps) {
   const { runtime, users, relationships, memberSessions, announcer } = deps;
   const changes = new AccessChanges({
-    transitions: new RelationshipTransitions(runtime.db),
+    transitions: new RelationshipTransitions(runtime.db, deps.memberChanges),
     sessions: memberSessions,
     events: runtime.events,
     announcer,

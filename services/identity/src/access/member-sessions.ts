@@ -12,13 +12,16 @@ export class MemberSessions {
     this.models = sessionModels(db);
   }
 
-  /** Sessions still usable (not revoked, not compromised, not expired), oldest first. */
-  live(userId: number, resourceId: number): Promise<SessionRecord[]> {
-    return this.models.sessions
+  /**
+   * Sessions still usable (not revoked, not compromised, not expired), oldest first. By creation
+   * time, not ID: replicas hand out session IDs from blocks (ADR 0191), so IDs interleave.
+   */
+  async live(userId: number, resourceId: number): Promise<SessionRecord[]> {
+    const sessions = await this.models.sessions
       .find({ user_id: userId, resource_id: resourceId, revoked_at: null, compromised_at: null, expires_at: { $gt: new Date() } })
-      .sort({ _id: 1 })
       .lean<SessionRecord[]>()
       .exec();
+    return sessions.sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a._id - b._id);
   }
 
   /**

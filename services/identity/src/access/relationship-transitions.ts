@@ -5,6 +5,7 @@ import {
   type RelationshipRecord,
   type RelationshipState,
 } from '../relationships/relationship.schema.js';
+import type { MemberChangeListener } from '../users/profile-cache.js';
 
 /** What leaving a resource clears from the relationship: its resource-scoped data. */
 const REMOVED_DATA = { password_hash: null, extra: {}, role: 'user' } as const;
@@ -18,7 +19,11 @@ const REMOVED_DATA = { password_hash: null, extra: {}, role: 'user' } as const;
 export class RelationshipTransitions {
   private readonly model: Model<RelationshipRecord>;
 
-  constructor(db: Connection) {
+  constructor(
+    db: Connection,
+    /** Told of every move, after it (the profile cache, ADR 0191). */
+    private readonly changes: MemberChangeListener,
+  ) {
     this.model = relationshipModel(db);
   }
 
@@ -28,6 +33,7 @@ export class RelationshipTransitions {
     const result = await this.model
       .updateOne({ _id: relationshipKey(resourceId, userId), status: { $in: from } }, { $set: { ...changes, updated_at: new Date() } })
       .exec();
+    this.changes.changed(userId);
     return result.modifiedCount === 1;
   }
 }

@@ -72,9 +72,11 @@ export class ExtraDataRepository {
       let prepared: PreparedEvent | undefined;
       const row = { ...fieldFilter(scope, field), field_value: value, created_at: now, updated_at: now };
       try {
-        const record = await insertWithNextId(this.db, this.model, row, async (id) => {
-          prepared = await announce({ ...row, _id: id }, true, witnessOf(this.model, id));
-          return markFields(prepared);
+        const record = await insertWithNextId(this.db, this.model, row, {
+          fieldsFor: async (id) => {
+            prepared = await announce({ ...row, _id: id }, true, witnessOf(this.model, id));
+            return markFields(prepared);
+          },
         });
         return { record, created: true, prepared: prepared! };
       } catch (error) {

@@ -1,12 +1,15 @@
-import { isDuplicateKey } from '@masthead/core/mongo';
+import { isDuplicateKey, rowsOf } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import type { MemberSessions } from '../access/member-sessions.js';
+import type { MemberChangeListener } from '../users/profile-cache.js';
 import { relationshipKey, relationshipModel, type RelationshipRecord, type ResourceRole } from './relationship.schema.js';
 
 export interface RelationshipRepositoryDeps {
   db: Connection;
   /** The process's one MemberSessions: a restored relationship revokes its old sessions. */
   memberSessions: Pick<MemberSessions, 'revokeAll'>;
+  /** Told of every write, after it (the profile cache, ADR 0191). */
+  changes: MemberChangeListener;
 }
 
 export class RelationshipRepository {
@@ -20,8 +23,9 @@ export class RelationshipRepository {
     await this.model.createIndexes();
   }
 
+  /** Every member request's read (sign-in, session check, profile): through the driver (ADR 0191). */
   find(resourceId: number, userId: number): Promise<RelationshipRecord | null> {
-    return this.model.findById(relationshipKey(resourceId, userId)).lean<RelationshipRecord>().exec();
+    return rowsOf(this.model).findOne({ _id: relationshipKey(resourceId, userId) });
   }
 
   /**
@@ -57,6 +61,7 @@ export class RelationshipRepository {
     };
     try {
       await this.model.create(record);
+      this.deps.changes.changed(userId);
       return { record, created: true };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
@@ -79,18 +84,17 @@ export class RelationshipRepository {
       .updateOne({ _id: fresh._id, status: 'removed' }, { $set: { status, role, password_hash, extra, updated_at } })
       .exec();
     if (result.modifiedCount !== 1) return false;
+    this.deps.changes.changed(fresh.user_id);
     await this.deps.memberSessions.revokeAll(fresh.user_id, fresh.resource_id, updated_at);
     return true;
   }
 
   async setRole(resourceId: number, userId: number, role: ResourceRole): Promise<void> {
-    await this.model.updateOne({ _id: relationshipKey(resourceId, userId) }, { $set: { role, updated_at: new Date() } }).exec();
+    await this.set(resourceId, userId, { role });
   }
 
   async setPasswordHash(resourceId: number, userId: number, passwordHash: string): Promise<void> {
-    await this.model
-      .updateOne({ _id: relationshipKey(resourceId, userId) }, { $set: { password_hash: passwordHash, updated_at: new Date() } })
-      .exec();
+    await this.set(resourceId, userId, { password_hash: passwordHash });
   }
 
   /**
@@ -104,12 +108,17 @@ export class RelationshipRepository {
         { $set: { password_hash: passwordHash, updated_at: new Date() } },
       )
       .exec();
+    this.deps.changes.changed(userId);
     return result.modifiedCount === 1;
   }
 
   /** Sets the supplied keys of the relationship's extra, leaving the others (PUT /user `extra`). */
   async mergeExtra(resourceId: number, userId: number, extra: Record<string, unknown>): Promise<void> {
-    const set = Object.fromEntries(Object.entries(extra).map(([key, value]) => [`extra.${key}`, value]));
-    await this.model.updateOne({ _id: relationshipKey(resourceId, userId) }, { $set: { ...set, updated_at: new Date() } }).exec();
+    await this.set(resourceId, userId, Object.fromEntries(Object.entries(extra).map(([key, value]) => [`extra.${key}`, value])));
+  }
+
+  private async set(resourceId: number, userId: number, fields: Record<string, unknown>): Promise<void> {
+    await this.model.updateOne({ _id: relationshipKey(resourceId, userId) }, { $set: { ...fields, updated_at: new Date() } }).exec();
+    this.deps.changes.changed(userId);
   }
 }

@@ -44,18 +44,21 @@ export class CredentialExchange {
 
   async refresh(command: RefreshCommand): Promise<IssuedSession> {
     const tokenHash = hashToken(command.refreshToken);
-    const record = await this.deps.repository.findRefreshToken(tokenHash);
+    const claimId = `refresh:${tokenHash}`;
+    // A kept record is never claimed, but a consumed one is refused whatever flag comes with it:
+    // a retry repeats its request, so asking to keep a record another request consumed is not a
+    // retry. Its claim is read beside the record.
+    const [record, consumed] = await Promise.all([
+      this.deps.repository.findRefreshToken(tokenHash),
+      command.reusable ? this.deps.repository.findUse(claimId) : null,
+    ]);
     if (!record || record.expires_at.getTime() <= Date.now()) throw refreshFailed();
     if (command.resourceId && record.resource_id !== command.resourceId) throw refreshFailed();
     const session = await this.deps.repository.findSession(record.session_id);
     if (session?.compromised_at) throw tokenCompromised();
     if (!isLive(session)) throw refreshFailed();
-    const claimId = `refresh:${tokenHash}`;
     if (command.reusable) {
-      // A kept record is never claimed, but a consumed one is refused whatever flag comes with
-      // it: a retry repeats its request, so asking to keep a record another request consumed
-      // is not a retry.
-      if (await this.deps.repository.findUse(claimId)) return this.replayed(session);
+      if (consumed) return this.replayed(session);
       return this.deps.sessions.rotate(session, command.refreshToken);
     }
     // The claim is the record of use and carries its answer, sealed with the presented token:

@@ -1,5 +1,5 @@
 import { witnessOf, type EventWitness } from '@masthead/core/events';
-import { insertIfAbsent, insertWithNextId } from '@masthead/core/mongo';
+import { insertIfAbsent, insertWithNextId, rowsOf } from '@masthead/core/mongo';
 import type { Connection } from 'mongoose';
 import {
   sessionModels,
@@ -15,6 +15,17 @@ import { hashToken } from './tokens.js';
 
 export type NewSession = Omit<SessionRecord, '_id' | 'created_at' | 'revoked_at' | 'compromised_at'>;
 
+/**
+ * Session IDs taken from the counter at once per process: a sign-in then costs no counter update
+ * (a contended read-modify-write on FerretDB) but one in this many (ADR 0191).
+ */
+const SESSION_ID_BLOCK = 64;
+
+/**
+ * Sessions, their tokens, refresh records, authorization codes and the claims of one-time
+ * secrets. The reads and writes of sign-in, the session check and refresh go through the driver
+ * (`rowsOf`), every field written here (ADR 0191); the rest through mongoose.
+ */
 export class SessionRepository {
   private readonly models: SessionModels;
 
@@ -33,16 +44,16 @@ export class SessionRepository {
       this.db,
       sessions,
       { ...session, created_at: new Date(), revoked_at: null, compromised_at: null },
-      markFor && ((id) => markFor(witnessOf(sessions, id))),
+      { block: SESSION_ID_BLOCK, plain: true, fieldsFor: markFor && ((id) => markFor(witnessOf(sessions, id))) },
     );
   }
 
   async addToken(tokenHash: string, sessionId: number, expiresAt: Date): Promise<void> {
-    await this.models.tokens.create({ _id: tokenHash, session_id: sessionId, expires_at: expiresAt });
+    await rowsOf(this.models.tokens).insertOne({ _id: tokenHash, session_id: sessionId, expires_at: expiresAt });
   }
 
   async addRefreshToken(tokenHash: string, session: SessionRecord, expiresAt: Date): Promise<void> {
-    await this.models.refreshTokens.create({
+    await rowsOf(this.models.refreshTokens).insertOne({
       _id: tokenHash,
       session_id: session._id,
       user_id: session.user_id,
@@ -62,7 +73,7 @@ export class SessionRepository {
       insertIfAbsent(this.addToken(hashToken(rotation.token), session._id, rotation.expiresAt)),
       withRefreshRecord ? insertIfAbsent(this.addRefreshToken(hashToken(rotation.refreshToken), session, rotation.refreshExpiresAt)) : null,
     ]);
-    await this.models.sessions.updateOne({ _id: session._id }, { $max: { expires_at: rotation.expiresAt } }).exec();
+    await rowsOf(this.models.sessions).updateOne({ _id: session._id }, { $max: { expires_at: rotation.expiresAt } });
   }
 
   async addAuthCode(record: Omit<AuthCodeRecord, 'used_at'>): Promise<void> {
@@ -71,22 +82,22 @@ export class SessionRepository {
 
   /** Token hash → the token's own expiry and its session, two `_id` reads. */
   async findByTokenHash(tokenHash: string): Promise<{ session: SessionRecord; tokenExpiresAt: Date } | null> {
-    const token = await this.models.tokens.findById(tokenHash).lean<SessionTokenRecord>().exec();
+    const token: SessionTokenRecord | null = await rowsOf(this.models.tokens).findOne({ _id: tokenHash });
     if (!token) return null;
-    const session = await this.models.sessions.findById(token.session_id).lean<SessionRecord>().exec();
+    const session = await this.findSession(token.session_id);
     return session ? { session, tokenExpiresAt: token.expires_at ?? session.expires_at } : null;
   }
 
   findSession(sessionId: number): Promise<SessionRecord | null> {
-    return this.models.sessions.findById(sessionId).lean<SessionRecord>().exec();
+    return rowsOf(this.models.sessions).findOne({ _id: sessionId });
   }
 
   findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | null> {
-    return this.models.refreshTokens.findById(tokenHash).lean<RefreshTokenRecord>().exec();
+    return rowsOf(this.models.refreshTokens).findOne({ _id: tokenHash });
   }
 
   findAuthCode(codeHash: string): Promise<AuthCodeRecord | null> {
-    return this.models.authCodes.findById(codeHash).lean<AuthCodeRecord>().exec();
+    return rowsOf(this.models.authCodes).findOne({ _id: codeHash });
   }
 
   /**
@@ -96,11 +107,11 @@ export class SessionRepository {
   async claimUse(secretHash: string, reuse?: { sealed: string; until: Date }): Promise<boolean> {
     const record: SecretUseRecord = { _id: secretHash, used_at: new Date() };
     if (reuse) Object.assign(record, { reuse: reuse.sealed, reuse_until: reuse.until });
-    return insertIfAbsent(this.models.secretUses.create(record));
+    return insertIfAbsent(rowsOf(this.models.secretUses).insertOne(record));
   }
 
   findUse(secretHash: string): Promise<SecretUseRecord | null> {
-    return this.models.secretUses.findById(secretHash).lean<SecretUseRecord>().exec();
+    return rowsOf(this.models.secretUses).findOne({ _id: secretHash });
   }
 
   /** Erases sealed answers whose reuse window has passed; the claims stay (replay detection). */

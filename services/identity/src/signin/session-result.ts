@@ -6,20 +6,15 @@ import type { SignInOutcome } from './sign-in.service.js';
 /** The session result of sign-in and registration: user, credentials, memberships and teams. */
 export async function toSessionResult(outcome: SignInOutcome, profiles: ProfileService): Promise<SignInResponse> {
   const resourceId = outcome.issued.session.resource_id;
-  const [memberships, summary] = resourceId
-    ? await Promise.all([profiles.memberships(resourceId, outcome.user._id), profiles.summary(resourceId, outcome.user._id)])
-    : [
-        { items: [], history: [] },
-        { teams: [], assignedTickets: [] },
-      ];
+  const view = resourceId ? await profiles.resourceView(resourceId, outcome.user._id) : null;
   return {
     user: toUserMessage(outcome.user),
     token: outcome.includeToken ? outcome.issued.token : '',
     refreshToken: outcome.includeToken ? outcome.issued.refreshToken : '',
     sessionId: outcome.issued.session._id,
     expires: Math.floor(outcome.issued.session.expires_at.getTime() / 1000),
-    subscriptions: memberships.items,
-    teams: summary.teams,
+    subscriptions: view?.memberships.items ?? [],
+    teams: view?.summary.teams ?? [],
     code: outcome.code ?? undefined,
     redirectUri: outcome.redirectUri ?? undefined,
   };

@@ -50,9 +50,12 @@ export class SignInService {
 
   private async evaluate(command: SignInCommand, resource: Resource | null, context: SignInContext): Promise<SignInOutcome> {
     const { users, relationships, hasher } = this.deps;
-    // A throttled attempt is refused before any lookup or hash (docs/adr/0004).
-    const hasFailures = await this.deps.throttle.assertAllowed(command.email);
-    const user = await users.findCredentialsByEmail(command.email);
+    // A throttled attempt is refused before any hash (docs/adr/0004); its record and the user are
+    // read side by side, and the user read is discarded when the attempt is refused.
+    const [hasFailures, user] = await Promise.all([
+      this.deps.throttle.assertAllowed(command.email),
+      users.findCredentialsByEmail(command.email),
+    ]);
     const relationship = user && resource ? await relationships.find(resource.id, user._id) : null;
     // The resource password replaces the global one where it is set (document 1, POST /authorization).
     const storedHash = relationship?.password_hash ?? user?.password_hash ?? null;

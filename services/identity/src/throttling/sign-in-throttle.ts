@@ -1,4 +1,4 @@
-import { isDuplicateKey } from '@masthead/core/mongo';
+import { isDuplicateKey, rowsOf } from '@masthead/core/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 import { tooManyAttempts } from './throttling.errors.js';
 
@@ -62,7 +62,8 @@ export class SignInThrottle {
    * record, which a successful sign-in then clears (most sign-ins have none: no write).
    */
   async assertAllowed(email: string): Promise<boolean> {
-    const record = await this.model.findById(email).lean<FailureRecord>().exec();
+    // Every sign-in's read: through the driver (ADR 0191).
+    const record: FailureRecord | null = await rowsOf(this.model).findOne({ _id: email });
     if (!record) return false;
     if (this.windowOver(record)) return true;
     if (record.failures >= this.policy.maxFailuresPerWindow || record.blocked_until.getTime() > Date.now()) throw tooManyAttempts();

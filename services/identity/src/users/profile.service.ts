@@ -5,6 +5,7 @@ import type { ListMembershipsResponse } from '@masthead/proto/catalog/membership
 import type { CommunityServiceService, MemberSummary } from '@masthead/proto/community';
 import type { Profile } from '@masthead/proto/identity';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
+import type { ProfileCache } from './profile-cache.js';
 import { toUserMessage } from './user.projection.js';
 import type { UserRepository } from './user.repository.js';
 
@@ -13,28 +14,45 @@ interface ProfileDeps {
   relationships: RelationshipRepository;
   memberships: ClientOf<'memberships'>;
   community: ServiceClient<typeof CommunityServiceService>;
+  cache: ProfileCache;
 }
 
-/** What a member sees of itself in one resource, gathered from its owners in parallel. */
+/** What a member holds in one resource from other services: memberships (with history) and its summary. */
+export interface ResourceView {
+  memberships: ListMembershipsResponse;
+  summary: MemberSummary;
+}
+
+/**
+ * What a member sees of itself in one resource, gathered from its owners in parallel and kept in
+ * the profile cache (ADR 0191): a warm GET /user or sign-in asks no other service and no database
+ * for it.
+ */
 export class ProfileService {
   constructor(private readonly deps: ProfileDeps) {}
 
-  memberships(resourceId: number, userId: number, includeHistory = false): Promise<ListMembershipsResponse> {
-    return this.deps.memberships.listMemberships({ resourceId, userId, includeHistory }, { idempotent: true });
+  /** Memberships and member summary in the resource; sign-in and the profile share the entry. */
+  resourceView(resourceId: number, userId: number): Promise<ResourceView> {
+    return this.deps.cache.read(userId, resourceId, 'view', async () => {
+      const [memberships, summary] = await Promise.all([
+        this.deps.memberships.listMemberships({ resourceId, userId, includeHistory: true }, { idempotent: true }),
+        this.deps.community.getMemberSummary({ resourceId, userId }, { idempotent: true }),
+      ]);
+      return { memberships, summary };
+    });
   }
 
-  summary(resourceId: number, userId: number): Promise<MemberSummary> {
-    return this.deps.community.getMemberSummary({ resourceId, userId }, { idempotent: true });
+  profile(userId: number, resourceId: number): Promise<Profile> {
+    return this.deps.cache.read(userId, resourceId, 'profile', () => this.load(userId, resourceId));
   }
 
-  async profile(userId: number, resourceId: number): Promise<Profile> {
+  private async load(userId: number, resourceId: number): Promise<Profile> {
     const user = await this.deps.users.findById(userId);
     if (!user) throw userNotExist();
     if (!resourceId) return { user: toUserMessage(user) };
-    const [relationship, memberships, summary] = await Promise.all([
+    const [relationship, { memberships, summary }] = await Promise.all([
       this.deps.relationships.find(resourceId, userId),
-      this.memberships(resourceId, userId, true),
-      this.summary(resourceId, userId),
+      this.resourceView(resourceId, userId),
     ]);
     return {
       user: toUserMessage(user, relationship?.extra ?? {}),

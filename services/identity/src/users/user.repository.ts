@@ -1,6 +1,7 @@
 import { witnessOf, type EventWitness } from '@masthead/core/events';
-import { insertWithNextId } from '@masthead/core/mongo';
+import { insertWithNextId, rowsOf } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
+import type { MemberChangeListener } from './profile-cache.js';
 import { userModel, type UserRecord } from './user.schema.js';
 
 /** A user without credentials: what every non-privileged read returns. */
@@ -26,19 +27,28 @@ export const EMPTY_PROFILE = {
 
 const WITHOUT_CREDENTIALS = { password_hash: 0 } as const;
 
+export interface UserRepositoryDeps {
+  db: Connection;
+  /** Told of every write, after it (the profile cache, ADR 0191). */
+  changes: MemberChangeListener;
+}
+
 export class UserRepository {
   private readonly model: Model<UserRecord>;
+  private readonly db: Connection;
 
-  constructor(private readonly db: Connection) {
-    this.model = userModel(db);
+  constructor(private readonly deps: UserRepositoryDeps) {
+    this.db = deps.db;
+    this.model = userModel(deps.db);
   }
 
   async ready(): Promise<void> {
     await this.model.createIndexes();
   }
 
-  findById(id: number): Promise<UserView | null> {
-    return this.model.findById(id, WITHOUT_CREDENTIALS).lean<UserView>().exec();
+  /** The session check's and the profile's read: through the driver (ADR 0191). */
+  async findById(id: number): Promise<UserView | null> {
+    return (await rowsOf(this.model).findOne({ _id: id }, { projection: WITHOUT_CREDENTIALS })) as UserView | null;
   }
 
   /** The user with this (normalized) email, without credentials; null when none. */
@@ -58,7 +68,8 @@ export class UserRepository {
    * email change. Everyone else reads through findByEmail or findIdByEmail.
    */
   findCredentialsByEmail(email: string): Promise<UserRecord | null> {
-    return this.model.findOne({ email }).lean<UserRecord>().exec();
+    // Sign-in's read: through the driver (ADR 0191).
+    return rowsOf(this.model).findOne({ email });
   }
 
   /**
@@ -74,9 +85,11 @@ export class UserRepository {
     return { countries, hasUnset: unset !== null };
   }
 
-  create(user: NewUser): Promise<UserRecord> {
+  async create(user: NewUser): Promise<UserRecord> {
     const now = new Date();
-    return insertWithNextId(this.db, this.model, { ...user, created_at: now, updated_at: now });
+    const created = await insertWithNextId(this.db, this.model, { ...user, created_at: now, updated_at: now });
+    this.deps.changes.changed(created._id);
+    return created;
   }
 
   /**
@@ -86,6 +99,7 @@ export class UserRepository {
   async update(id: number, changes: Partial<NewUser>, mark?: object): Promise<void> {
     const set = mark && Object.keys(changes).length === 0 ? {} : { $set: { ...changes, updated_at: new Date() } };
     await this.model.updateOne({ _id: id }, { ...set, ...mark }).exec();
+    this.deps.changes.changed(id);
   }
 
   /** The witness of events about user `id` (docs/adr/0180). */

@@ -1,6 +1,6 @@
-import { EVENT_STREAM, EVENT_SUBJECT_PREFIX, ensureEventStream, type DomainEvent } from '@masthead/core/events';
+import { EVENT_STREAM, EVENT_SUBJECT_PREFIX, ensureEventStream, type DomainEvent, type NatsLink } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
-import { AckPolicy, DeliverPolicy, nanos, StringCodec, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
+import { AckPolicy, DeliverPolicy, nanos, StringCodec, type ConsumerMessages, type JsMsg } from 'nats';
 import { RETRY_WINDOW_MS } from './backoff.js';
 import type { DeliveryRepository } from './delivery.repository.js';
 import type { EndpointRepository } from './endpoint.repository.js';
@@ -17,7 +17,7 @@ export const ingestConsumerName = (prefix: string, eventName: string): string =>
 export const webhookIdOf = (eventId: string): string => `msg_${eventId.replace(/-/g, '')}`;
 
 export interface IngestDeps {
-  nats: NatsConnection;
+  nats: NatsLink;
   endpoints: EndpointRepository;
   deliveries: DeliveryRepository;
   logger: Logger;
@@ -92,8 +92,10 @@ export class WebhookIngest {
    * views above all); NATS 2.9 filters a consumer on one subject only.
    */
   async start(): Promise<void> {
-    await ensureEventStream(this.deps.nats, this.deps.streamReplicas);
-    const manager = await this.deps.nats.jetstreamManager();
+    // NATS may still be coming up when the process starts (docs/adr/0182): consumers start with it.
+    const nats = await this.deps.nats;
+    await ensureEventStream(nats, this.deps.streamReplicas);
+    const manager = await nats.jetstreamManager();
     for (const name of ROUTED_EVENTS) {
       const durable = ingestConsumerName(this.deps.durablePrefix, name);
       try {
@@ -109,7 +111,7 @@ export class WebhookIngest {
           filter_subject: `${EVENT_SUBJECT_PREFIX}${name}`,
         });
       }
-      const consumer = await this.deps.nats.jetstream().consumers.get(EVENT_STREAM, durable);
+      const consumer = await nats.jetstream().consumers.get(EVENT_STREAM, durable);
       const messages = await consumer.consume({ max_messages: 64 });
       this.messages.push(messages);
       this.loops.push(
