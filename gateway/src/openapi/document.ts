@@ -96,11 +96,9 @@ function responsesOf(route: RouteDefinition, catalogue: readonly CatalogueEntry[
   const byStatus = new Map<number, CatalogueEntry[]>();
   for (const entry of catalogue.filter((candidate) => mayAnswer(route, candidate)))
     byStatus.set(entry.status, [...(byStatus.get(entry.status) ?? []), entry]);
-  // Every route answers 501 until it is built; only those that are not built yet really do.
-  if (route.handler) byStatus.delete(501);
-  const responses: Record<string, JsonSchema> = route.handler
-    ? { '200': { description: 'Success (201 where the operation creates)', content: { 'application/json': { schema: {} } } } }
-    : {};
+  const responses: Record<string, JsonSchema> = {
+    '200': { description: 'Success (201 where the operation creates)', content: { 'application/json': { schema: {} } } },
+  };
   for (const [status, entries] of [...byStatus].sort(([a], [b]) => a - b)) {
     const codes = [...new Set(entries.map((entry) => entry.code))];
     responses[String(status)] = {

@@ -38,8 +38,7 @@ export interface RouteDefinition {
   access: AccessClass;
   /** The route's request schema, kept for the OpenAPI document (docs/adr/0184). */
   request?: RequestSchema<unknown>;
-  /** Absent until the operation is built: the route then answers 501 after its shared checks. */
-  handler?: (context: RequestContext, req: Request, clients: ServiceClients) => Promise<HandlerResult>;
+  handler: (context: RequestContext, req: Request, clients: ServiceClients) => Promise<HandlerResult>;
   /**
    * The operation takes a multipart/form-data upload: such a body is read only after the shared
    * checks, within PHOTO_MAX_BYTES, into `req.uploadedFile` (ADR 0063, 0080). On every other
@@ -77,6 +76,3 @@ export function route<A extends AccessClass, I>(
       action(narrowContext(row.access, context), request ? decodeRequest(request, rawRequestOf(req)) : undefined, clients, req),
   };
 }
-
-/** An operation of the inventory not built yet: 501 after its shared checks. */
-export const pending = <A extends AccessClass>(row: RowOf<A>): RouteDefinition => row;

@@ -1,4 +1,3 @@
-import { notImplemented } from '@masthead/core/errors';
 import { runInCall } from '@masthead/core/grpc';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { SharedChecks } from '../auth/shared-checks.js';
@@ -47,8 +46,7 @@ export interface RouterHooks {
  * Mounts every route: its body read (within `limits`), shared checks with the route's policy,
  * then its handler (which narrows the context to its access class and decodes its request,
  * routes/define.ts). An upload (`multipart` routes) is read only once the checks have passed, so
- * that no unauthenticated caller makes the gateway read one. Every success is JSON; an operation
- * not built yet answers 501 in the envelope after its checks.
+ * that no unauthenticated caller makes the gateway read one. Every success is JSON (or a download).
  */
 export function buildApiRouter(
   routes: readonly RouteDefinition[],
@@ -68,12 +66,10 @@ export function buildApiRouter(
       // Checks and handler call the services inside the request's call (ADR 0100).
       runInCall(req.call, () => checks.run(req, policy, `${route.method} ${route.path}`))
         .then(async (context) => {
-          const handler = route.handler;
-          if (!handler) throw notImplemented(`${route.method} ${route.path}`);
           if (route.multipart && isMultipart(req)) req.uploadedFile = await readMultipartFile(req, res, limits.uploadFileBytes);
           const writer = route.method !== 'GET' ? context.caller.user?.id : undefined;
           try {
-            const result = await runInCall(req.call, () => handler(context, req, clients));
+            const result = await runInCall(req.call, () => route.handler(context, req, clients));
             if (result.download) sendDownload(res, result.download);
             else res.status(result.status ?? 200).json(result.body);
           } finally {

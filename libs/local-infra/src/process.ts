@@ -155,3 +155,13 @@ export function stackedProcess(front: ManagedProcess, backend: ManagedProcess): 
     },
   };
 }
+
+/** Whether process `pid` still exists (signal 0 checks without signalling). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

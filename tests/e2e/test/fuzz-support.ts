@@ -314,12 +314,10 @@ const STACK_TRACE = /\n\s+at |\bat [\w.<>]+ \((?:file:|\/|node:)[^)]*:\d+:\d+\)|
 /**
  * The 5xx answers the contract itself documents (a route's documented error is never a defect):
  * document 2 H's 500 integration_error (provider not configured), document 1 D's legacy customer
- * creation 500 incorrect_customer (its import too) and 500 internal_error; and a pending route's
- * 501 after its checks.
+ * creation 500 incorrect_customer (its import too) and 500 internal_error.
  */
-function documented5xx(template: string | undefined, pending: boolean, status: number, body: unknown): boolean {
+function documented5xx(template: string | undefined, status: number, body: unknown): boolean {
   const code = (body as { error?: unknown } | undefined)?.error;
-  if (status === 501) return pending && code === 'not_implemented';
   if (status !== 500) return false;
   if (code === 'integration_error') return template?.startsWith('/integrations/') ?? false;
   // Legacy customer creation, and its import sibling (docs/adr/0124), answer the same 500s.
@@ -327,16 +325,31 @@ function documented5xx(template: string | undefined, pending: boolean, status: n
   return template === '/user/cardprovider/customer' && code === 'internal_error';
 }
 
+/**
+ * The errors document 2 K spells without the envelope: a template's 404 template_not_found has
+ * no req_guid, and resource-settings without a resolvable resource answers 401 with `[]`.
+ */
+function documentedBareError(template: string | undefined, status: number, body: unknown): boolean {
+  if (template === '/integrations/resource-settings') return status === 401 && Array.isArray(body) && body.length === 0;
+  const record = body as { error?: unknown; error_description?: unknown } | undefined;
+  return (
+    template === '/integrations/templates/{name}' &&
+    status === 404 &&
+    record?.error === 'template_not_found' &&
+    typeof record.error_description === 'string'
+  );
+}
+
 /** Everything wrong with one answer (empty when it is fine). */
 export function problemsOf(
   template: string | undefined,
   answer: { status: number; text: string; body: unknown },
-  pending: boolean,
   secrets: Secrets,
 ): string[] {
   const problems: string[] = [];
-  if (answer.status >= 500 && !documented5xx(template, pending, answer.status, answer.body)) problems.push(`status ${answer.status}`);
-  if (answer.status >= 400 && !isEnvelope(answer.body)) problems.push('error without the envelope and its req_guid');
+  if (answer.status >= 500 && !documented5xx(template, answer.status, answer.body)) problems.push(`status ${answer.status}`);
+  if (answer.status >= 400 && !isEnvelope(answer.body) && !documentedBareError(template, answer.status, answer.body))
+    problems.push('error without the envelope and its req_guid');
   if (STACK_TRACE.test(answer.text)) problems.push('stack trace');
   for (const [name, value] of credentials(secrets)) {
     // A session result hands out new tokens, never the one sent; nothing else shows a credential.

@@ -7,16 +7,17 @@ import { useStack } from './support.js';
 
 /**
  * Fuzzing (issue 15): per route family (the routes of one service), FUZZ_RUNS generated requests
- * (1,000 by default) against the running stack, CONCURRENCY at a time. Every answer: no 5xx (a
- * pending route's 501 after its checks aside), errors in the envelope with `req_guid`, no stack
- * trace, no credential; at the end no log line of the run shows a credential. A failure is
+ * (1,000 by default) against the running stack, CONCURRENCY at a time. Every answer: no 5xx but
+ * the documented ones, errors in the envelope with `req_guid` (but the two document 2 K spells
+ * bare), no stack trace, no credential; at the end no log line of the run shows a credential. A failure is
  * replayed by fast-check from the run's seed and shrunk to the smallest request that still fails;
  * kept in fuzz-regressions.test.ts once fixed.
  */
+/** The card provider's webhook signing secret: never in an answer or a log line. */
+const WEBHOOK_SECRET = 'whsec_fuzz_endpoint_secret';
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 1000);
 const CONCURRENCY = 16;
 const SEED = Number(process.env['FUZZ_SEED'] ?? Date.now() % 2 ** 31);
-const pendingRoutes = new Set(ROUTES.filter((route) => !route.handler).map((route) => `${route.method} ${route.path}`));
 const templateOf = (request: FuzzRequest): string | undefined =>
   ROUTES.find(
     (route) => route.method === request.method && new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]*')}(\\?|$)`).test(request.path),
@@ -28,7 +29,9 @@ const oneLine = (request: FuzzRequest): string =>
 
 describe('fuzzing every route family', () => {
   const sink = logSink();
-  const s = useStack({ logLevel: 'info', logDestination: sink.stream });
+  // The card provider's webhook endpoint is configured, as in a deployment that takes payments:
+  // without it the route answers its documented 503 webhook_not_configured to every request.
+  const s = useStack({ logLevel: 'info', logDestination: sink.stream, env: { CARDPROVIDER_WEBHOOK_SECRETS: WEBHOOK_SECRET } });
   const answered = new Map<string, number>();
   /** Every family's credentials: no log line of the run may show any of them. */
   const issued: Secrets[] = [];
@@ -64,7 +67,7 @@ describe('fuzzing every route family', () => {
       memberPassword: member.password,
       adminPassword: admin.password,
       serviceKey,
-      neverSent: ['sk_test_masthead'],
+      neverSent: ['sk_test_masthead', WEBHOOK_SECRET],
     };
     issued.push(secrets);
     return secrets;
@@ -75,8 +78,7 @@ describe('fuzzing every route family', () => {
     const response = await s.api(request.path, { method: request.method, headers: request.headers, raw: request.body });
     answered.set(String(response.status), (answered.get(String(response.status)) ?? 0) + 1);
     const template = templateOf(request);
-    const pending = template !== undefined && pendingRoutes.has(`${request.method} ${template}`);
-    return problemsOf(template, response, pending, secrets);
+    return problemsOf(template, response, secrets);
   };
 
   for (const [family, routes] of familiesOf(ROUTES)) {

@@ -211,10 +211,10 @@ describe('service accounts and the external subscription lookup', () => {
       await catalog(tenant, [{ title: 'Monthly', ids: 'app-1' }]);
       const { key } = await createAccount(tenant, { fullAccess: true });
       expect((await lookup(tenant, { 'service-api-key': key })).status).toBe(200);
-      for (const route of SERVICE_ACCOUNT_ROUTES.filter((candidate) => candidate.handler === undefined)) {
+      for (const route of SERVICE_ACCOUNT_ROUTES) {
         const response = await s.api(route.path, { method: route.method, headers: { resource: tenant.publicKey, 'service-api-key': key } });
-        expect(response.status, `${route.method} ${route.path}`).toBe(501);
-        expect(response.body).toEqual(error('not_implemented', `${route.method} ${route.path} is not available in this version`));
+        // Without a body each answers its own outcome (200, 404 or 406), never the access refusal.
+        expect([401, 403], `${route.method} ${route.path}`).not.toContain(response.status);
       }
     });
 

@@ -7,7 +7,7 @@ import { anyRequestId, useStack, type StackHandle } from './support.js';
 const SIGNED_IN_CLASSES = new Set(['member', 'memberOptionalResource', 'memberAnySession', 'admin']);
 /** The other classes: guests pass, or a service-account key (not a session token) is needed. */
 const OTHER_CLASSES = new Set(['guest', 'guestWithResource', 'guestOrMember', 'serviceAccount', 'external']);
-const SIGNED_IN_ROUTES = ROUTES.filter((route) => route.handler && SIGNED_IN_CLASSES.has(route.access));
+const SIGNED_IN_ROUTES = ROUTES.filter((route) => SIGNED_IN_CLASSES.has(route.access));
 
 /** One body for every writing route, with fields each built writer would act on today. */
 const WRITING_BODY = {

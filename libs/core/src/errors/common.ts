@@ -64,12 +64,6 @@ export const invalidRequestField = defineError(
   (field: string, description: string, fields: FieldErrors) => ({ code: `invalid_${field}`, description, fields }),
 );
 
-/** Thrown where a caller asked for something this build does not serve yet. */
-export const notImplemented = defineError(
-  { status: 501, code: 'not_implemented', description: '<operation> is not available in this version' },
-  (operation: string) => ({ description: `${operation} is not available in this version` }),
-);
-
 /** Anything that is not a ServiceError, where it escapes: its message never reaches a response. */
 export const internalError = defineError({ status: 500, code: 'internal_error', description: 'Internal error' });
 
