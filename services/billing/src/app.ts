@@ -21,7 +21,9 @@ import { stripeCardProviders, type CardProviderFactory } from './card-provider/s
 import { CheckoutService } from './checkout/checkout.service.js';
 import { FulfilmentRegistry } from './checkout/fulfilment.js';
 import { HoldRepository } from './checkout/hold.repository.js';
+import { GiftFulfilment } from './checkout/gift.fulfilment.js';
 import { PricingFulfilment } from './checkout/pricing.fulfilment.js';
+import { TicketFulfilment } from './checkout/ticket.fulfilment.js';
 import { keyRingOf, type BillingConfig } from './config.js';
 import { ConnectStateRepository } from './connections/connect-state.repository.js';
 import { ConnectService } from './connections/connect.service.js';
@@ -87,6 +89,11 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
   const catalog = createClients(
     ['pricings', 'memberships'],
     { catalog: config.CATALOG_ADDR },
+    { defaultDeadlineMs: config.GRPC_DEADLINE_MS },
+  );
+  const community = createClients(
+    ['ticketSales', 'sponsorships'],
+    { community: config.COMMUNITY_ADDR },
     { defaultDeadlineMs: config.GRPC_DEADLINE_MS },
   );
   const peers = createClients(
@@ -186,7 +193,11 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     },
   });
   const checkout = new CheckoutService({
-    fulfilments: new FulfilmentRegistry([pricingFulfilment]),
+    fulfilments: new FulfilmentRegistry([
+      pricingFulfilment,
+      new TicketFulfilment({ ticketSales: community.ticketSales, logger: runtime.logger }),
+      new GiftFulfilment({ pricings: catalog.pricings, sponsorships: community.sponsorships }),
+    ]),
     promos,
     transactions: transactionRows,
     chargeSources,
@@ -275,6 +286,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
       clearInterval(renewalTimer);
       accountRequests.close();
       catalog.close();
+      community.close();
       peers.close();
     },
   );

@@ -5,7 +5,7 @@ import type { MembershipsServiceService } from '@masthead/proto/catalog/membersh
 import type { PricingsServiceService } from '@masthead/proto/catalog/pricings';
 import type { Member } from '../support/member-scope.js';
 import { alreadySubscribed, invalidItemKey, purchaseInProgress } from './checkout.errors.js';
-import type { Fulfilment, FulfilmentTarget, ItemRequest, PricedItem } from './fulfilment.js';
+import type { Fulfilment, FulfilmentTarget, ItemRequest, PricedItem, ReleaseTarget } from './fulfilment.js';
 import type { HoldIsStale, HoldRepository } from './hold.repository.js';
 
 /** What clients send as `item_type` for a Pricing: the API calls a Pricing a "subscription". */
@@ -75,6 +75,7 @@ export class PricingFulfilment implements Fulfilment {
       price: pricing.price,
       currency: pricing.currency,
       terms: { autorenew: member.settings.defaultAutorenew },
+      pricingId: pricing.id,
     };
   }
 
@@ -127,7 +128,7 @@ export class PricingFulfilment implements Fulfilment {
     return membership.id;
   }
 
-  release(target: Pick<FulfilmentTarget, 'resourceId' | 'userId' | 'claimKey'>, item: Pick<PricedItem, 'itemId'>): Promise<void> {
+  release(target: ReleaseTarget, item: Pick<PricedItem, 'itemId'>): Promise<void> {
     return this.deps.holds.release(holdId(target.resourceId, target.userId, item.itemId), target.claimKey);
   }
 }
