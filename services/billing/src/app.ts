@@ -46,6 +46,7 @@ import { WebhookEventRepository } from './webhooks/webhook-event.repository.js';
 import { WebhookService } from './webhooks/webhook.service.js';
 import { RenewalRepository } from './renewals/renewal.repository.js';
 import { RenewalService } from './renewals/renewal.service.js';
+import { SponsoredActivations } from './renewals/sponsored-activations.js';
 import { transactionHandlers } from './grpc/transactions.handlers.js';
 import { ResourceTransactionsReader } from './member-views/resource-transactions.reader.js';
 import { ChargeSources } from './payments/charge-source.js';
@@ -171,6 +172,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     chargeSources,
     payments: paymentRunner,
     memberships: catalog.memberships,
+    sponsorships: community.sponsorships,
     events: runtime.events,
     logger: runtime.logger,
     now,
@@ -224,6 +226,15 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     memberships: catalog.memberships,
     identity: peers.identity,
   });
+
+  const sponsoredActivations = new SponsoredActivations({
+    nats: runtime.nats,
+    renewals,
+    logger: runtime.logger,
+    durablePrefix: config.MONGO_DB_PREFIX,
+    streamReplicas: config.EVENT_STREAM_REPLICAS,
+  });
+  await sponsoredActivations.start();
 
   // Started here, outside any call: a pass must not inherit a request's deadline (ADR 0100).
   const renewalTimer =
@@ -284,6 +295,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     ],
     async () => {
       clearInterval(renewalTimer);
+      await sponsoredActivations.stop();
       accountRequests.close();
       catalog.close();
       community.close();
