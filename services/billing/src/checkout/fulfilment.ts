@@ -40,6 +40,9 @@ export interface FulfilmentTarget {
   line: number;
 }
 
+/** An `item_key` naming a record by its integer ID (digits, as text or a number); 0 when it names none. */
+export const itemIdOf = (itemKey: string): number => (/^\d{1,9}$/.test(itemKey.trim()) ? Number(itemKey.trim()) : 0);
+
 /**
  * A purchase line's own key, derived from billing's record of the checkout (the transaction's
  * unique key) and the line: what community keys a ticket reservation or a sponsorship by, so

@@ -1,11 +1,10 @@
-import { isServiceError } from '@masthead/core/errors';
 import type { ServiceClient } from '@masthead/core/grpc';
 import type { PricingsServiceService } from '@masthead/proto/catalog/pricings';
 import type { SponsorshipsServiceService } from '@masthead/proto/community/sponsorships';
 import type { Member } from '../support/member-scope.js';
 import { invalidItemKey } from './checkout.errors.js';
 import { purchaseKeyOf, type Fulfilment, type FulfilmentTarget, type ItemRequest, type PricedItem } from './fulfilment.js';
-import { pricingTitle } from './pricing.fulfilment.js';
+import { pricingFor, pricingTitle } from './pricing.fulfilment.js';
 
 /** What clients send as `item_type` for a membership bought for someone else. */
 export const GIFT_ITEM = 'gift';
@@ -28,19 +27,11 @@ export class GiftFulfilment implements Fulfilment {
 
   /** An active `gift` Pricing of an active plan of the resource; the sponsor pays for renewals when it autorenews. */
   async price(member: Member, item: ItemRequest): Promise<PricedItem> {
-    const pricingId = /^\d{1,9}$/.test(item.itemKey.trim()) ? Number(item.itemKey.trim()) : 0;
-    if (pricingId <= 0) throw invalidItemKey();
-    let pricing;
-    try {
-      pricing = await this.deps.pricings.getPricing({ resourceId: member.resourceId, pricingId }, { idempotent: true });
-    } catch (error) {
-      if (isServiceError(error) && error.code === 'subscription_not_found') throw invalidItemKey();
-      throw error;
-    }
+    const pricing = await pricingFor(this.deps.pricings, member, item);
     if (pricing.type !== GIFT_ITEM) throw invalidItemKey();
     return {
       itemType: GIFT_ITEM,
-      itemKey: String(pricingId),
+      itemKey: String(pricing.id),
       itemId: pricing.id,
       title: pricingTitle(pricing),
       price: pricing.price,

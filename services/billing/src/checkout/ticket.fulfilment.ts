@@ -12,6 +12,7 @@ import {
   ticketsSoldOut,
 } from './checkout.errors.js';
 import {
+  itemIdOf,
   purchaseKeyOf,
   type Fulfilment,
   type FulfilmentTarget,
@@ -49,7 +50,7 @@ export class TicketFulfilment implements Fulfilment {
 
   /** The ticket's price times the quantity; the title names the event and the ticket. */
   async price(member: Member, item: ItemRequest): Promise<PricedItem> {
-    const ticketId = /^\d{1,9}$/.test(item.itemKey.trim()) ? Number(item.itemKey.trim()) : 0;
+    const ticketId = itemIdOf(item.itemKey);
     if (ticketId <= 0) throw invalidItemKey();
     const quantity = item.quantity;
     if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY) throw invalidQuantity();
