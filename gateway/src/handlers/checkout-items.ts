@@ -5,6 +5,9 @@ import { raise } from '../http/request.js';
 
 /** The `item_type` of a Pricing (ADR 0142): the API calls a Pricing a "subscription". */
 export const SUBSCRIPTION_ITEM_TYPE = 'subscription';
+/** A `gift` Pricing bought for someone else, and event tickets (ADR 0142). */
+export const GIFT_ITEM_TYPE = 'gift';
+export const TICKET_ITEM_TYPE = 'ti_ticket';
 
 /** At most this many items in one checkout: a payment is one provider call; the cap bounds it. */
 const MAX_ITEMS = 20;
@@ -15,12 +18,19 @@ const sourceId = (value: unknown): number => {
   return /^\d{1,9}$/.test(text) ? Number(text) : 0;
 };
 
+/** `quantity`: absent or null is 1; a whole number (or its digits as text) as sent; anything else -1 (billing refuses it). */
+const quantityOf = (value: unknown): number => {
+  if (value === undefined || value === null) return 1;
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  return /^\d{1,9}$/.test(text) ? Number(text) : -1;
+};
+
 /** Text, or a number written as text (`item_key: 12`); anything else is ''. */
 const textOf = (value: unknown): string => (typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '');
 
 /**
  * The checkout body `{items: [{item_type, item_key, user_card_id | payment_method_id,
- * item_resource, promo}]}`, JSON only (a form cannot carry the array): 409 incorrect_data for no
+ * item_resource, promo, quantity}]}`, JSON only (a form cannot carry the array): 409 incorrect_data for no
  * JSON object, 409 invalid_items for no non-empty array of objects. Unknown keys are ignored;
  * billing judges the values (item type, key, source, promo).
  */
@@ -36,5 +46,6 @@ export const checkoutRequest = z.object({ form: z.boolean(), json: z.record(z.un
     paymentMethodId: sourceId(item['payment_method_id']),
     itemResource: textOf(item['item_resource']),
     promo: textOf(item['promo']),
+    quantity: quantityOf(item['quantity']),
   }));
 });

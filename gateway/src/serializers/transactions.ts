@@ -1,6 +1,6 @@
 import type { PaymentOutcome, Quote } from '@masthead/proto/billing/checkout';
 import type { Purchase, ResourceSummary, Transaction } from '@masthead/proto/billing/transactions';
-import { SUBSCRIPTION_ITEM_TYPE } from '../handlers/checkout-items.js';
+import { GIFT_ITEM_TYPE, SUBSCRIPTION_ITEM_TYPE, TICKET_ITEM_TYPE } from '../handlers/checkout-items.js';
 
 /** Billing's transactions and checkout answers → the JSON of document 2 G and ADR 0142. */
 
@@ -71,9 +71,25 @@ export const serializeQuote = (quote: Quote): Record<string, unknown> => ({
   })),
 });
 
+/** What a paid purchase granted, named by its item type (null until granted). */
+const grantedOf = (purchase: Purchase): Record<string, unknown> => {
+  const granted = purchase.fulfilledId || null;
+  switch (purchase.itemType) {
+    case SUBSCRIPTION_ITEM_TYPE:
+      return { user_subscription_id: granted };
+    case GIFT_ITEM_TYPE:
+      return { sponsored_subscription_id: granted };
+    case TICKET_ITEM_TYPE:
+      return { ti_event_pass_id: granted };
+    default:
+      return {};
+  }
+};
+
 /**
- * POST /payment: the same `total_price` and `purchases[]` (each with its purchase `id`, and for a
- * subscription the granted membership as `user_subscription_id`), the transaction summary, and
+ * POST /payment: the same `total_price` and `purchases[]` (each with its purchase `id` and what it
+ * granted: a subscription's membership as `user_subscription_id`, a gift's sponsorship as
+ * `sponsored_subscription_id`, tickets' first pass as `ti_event_pass_id`), the transaction summary, and
  * the provider's `client_secret` when the payment requires action.
  */
 export function serializePaymentOutcome(outcome: PaymentOutcome, viewerId: number): Record<string, unknown> {
@@ -94,7 +110,7 @@ export function serializePaymentOutcome(outcome: PaymentOutcome, viewerId: numbe
       amount: purchase.amount,
       currency: purchase.currency,
       promo: purchase.promoCode || null,
-      ...(purchase.itemType === SUBSCRIPTION_ITEM_TYPE ? { user_subscription_id: purchase.fulfilledId || null } : {}),
+      ...grantedOf(purchase),
     })),
     transaction: serializeTransaction(transaction, viewerId),
     client_secret: outcome.clientSecret || null,

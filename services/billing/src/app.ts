@@ -21,7 +21,9 @@ import { stripeCardProviders, type CardProviderFactory } from './card-provider/s
 import { CheckoutService } from './checkout/checkout.service.js';
 import { FulfilmentRegistry } from './checkout/fulfilment.js';
 import { HoldRepository } from './checkout/hold.repository.js';
+import { GiftFulfilment } from './checkout/gift.fulfilment.js';
 import { PricingFulfilment } from './checkout/pricing.fulfilment.js';
+import { TicketFulfilment } from './checkout/ticket.fulfilment.js';
 import { keyRingOf, type BillingConfig } from './config.js';
 import { ConnectStateRepository } from './connections/connect-state.repository.js';
 import { ConnectService } from './connections/connect.service.js';
@@ -44,6 +46,7 @@ import { WebhookEventRepository } from './webhooks/webhook-event.repository.js';
 import { WebhookService } from './webhooks/webhook.service.js';
 import { RenewalRepository } from './renewals/renewal.repository.js';
 import { RenewalService } from './renewals/renewal.service.js';
+import { SponsoredActivations } from './renewals/sponsored-activations.js';
 import { transactionHandlers } from './grpc/transactions.handlers.js';
 import { ResourceTransactionsReader } from './member-views/resource-transactions.reader.js';
 import { ChargeSources } from './payments/charge-source.js';
@@ -87,6 +90,11 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
   const catalog = createClients(
     ['pricings', 'memberships'],
     { catalog: config.CATALOG_ADDR },
+    { defaultDeadlineMs: config.GRPC_DEADLINE_MS },
+  );
+  const community = createClients(
+    ['ticketSales', 'sponsorships'],
+    { community: config.COMMUNITY_ADDR },
     { defaultDeadlineMs: config.GRPC_DEADLINE_MS },
   );
   const peers = createClients(
@@ -164,6 +172,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     chargeSources,
     payments: paymentRunner,
     memberships: catalog.memberships,
+    sponsorships: community.sponsorships,
     events: runtime.events,
     logger: runtime.logger,
     now,
@@ -186,7 +195,11 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     },
   });
   const checkout = new CheckoutService({
-    fulfilments: new FulfilmentRegistry([pricingFulfilment]),
+    fulfilments: new FulfilmentRegistry([
+      pricingFulfilment,
+      new TicketFulfilment({ ticketSales: community.ticketSales, logger: runtime.logger }),
+      new GiftFulfilment({ pricings: catalog.pricings, sponsorships: community.sponsorships }),
+    ]),
     promos,
     transactions: transactionRows,
     chargeSources,
@@ -213,6 +226,15 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     memberships: catalog.memberships,
     identity: peers.identity,
   });
+
+  const sponsoredActivations = new SponsoredActivations({
+    nats: runtime.nats,
+    renewals,
+    logger: runtime.logger,
+    durablePrefix: config.MONGO_DB_PREFIX,
+    streamReplicas: config.EVENT_STREAM_REPLICAS,
+  });
+  await sponsoredActivations.start();
 
   // Started here, outside any call: a pass must not inherit a request's deadline (ADR 0100).
   const renewalTimer =
@@ -273,8 +295,10 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     ],
     async () => {
       clearInterval(renewalTimer);
+      await sponsoredActivations.stop();
       accountRequests.close();
       catalog.close();
+      community.close();
       peers.close();
     },
   );

@@ -79,6 +79,11 @@ export const billingEnv = {
   /** Identity names the resources where a member has a relationship (document 1 E's grouped reads). */
   IDENTITY_ADDR: serviceAddresses.IDENTITY_ADDR,
   /**
+   * Community sells tickets (its ticket inventory) and keeps sponsorships: checkout's `ti_ticket`
+   * and `gift` items, and who pays for a sponsored membership's renewal (docs/adr/0142, 0158).
+   */
+  COMMUNITY_ADDR: serviceAddresses.COMMUNITY_ADDR,
+  /**
    * The key ring that seals card-provider secret keys at rest (docs/adr/0120):
    * `id:base64(32 bytes)[,id:base64…]`, the first one sealing new values, the others only
    * opening older ones during a rotation. Unset in production: no secret key can be stored or

@@ -61,7 +61,7 @@ describe('checkout', () => {
         expect([response.status, response.body]).toEqual([409, error('invalid_items')]);
       }
       const cases: Array<[Json, string]> = [
-        [{ item_type: 'ti_ticket', item_key: '1' }, 'invalid_item_type'],
+        [{ item_type: 'team_seat', item_key: '1' }, 'invalid_item_type'],
         [{ item_key: String(pricing.id) }, 'invalid_item_type'],
         [item(999999), 'invalid_item_key'],
         [{ item_type: 'subscription', item_key: 'abc' }, 'invalid_item_key'],

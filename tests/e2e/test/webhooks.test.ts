@@ -1,9 +1,12 @@
 import { createMember, createTenant, type StackOptions, type Tenant } from '@masthead/testkit';
 import { startWebhookReceiver, verifyWebhook, type ReceivedWebhook, type WebhookReceiver } from '@masthead/service-testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { catalogKit } from './catalog-support.js';
+import { billingKit } from './billing-support.js';
+import { cardProviderTenant } from './card-provider-support.js';
+import { catalogKit, type Json } from './catalog-support.js';
 import { adminCli, privateNats } from './integrations-platform-support.js';
 import { anyIsoDate, eventually, useStack } from './support.js';
+import { ticketingKit } from './ti-events-support.js';
 
 interface CreatedEndpoint {
   id: number;
@@ -29,6 +32,8 @@ describe('signed outbound webhooks', () => {
   const s = useStack(options);
   afterAll(() => nats?.stop());
   const kit = catalogKit(s);
+  const { buyer, pay } = billingKit(s);
+  const ticketing = ticketingKit(s);
   const receivers: WebhookReceiver[] = [];
   afterEach(async () => {
     await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
@@ -208,6 +213,55 @@ describe('signed outbound webhooks', () => {
     const types = JSON.parse((await adminCli(s, ['list-webhook-event-types'])).stdout) as Array<{ type: string; source_event: string }>;
     expect(types).toContainEqual({ type: 'member.signed_up', source_event: 'user_signup' });
     expect(types).toContainEqual({ type: 'membership.cancelled', source_event: 'membership_detached' });
+    for (const [type, sourceEvent] of [
+      ['payment.succeeded', 'transaction_succeeded'],
+      ['payment.failed', 'transaction_failed'],
+      ['payment.refunded', 'transaction_refunded'],
+      ['payment.disputed', 'transaction_disputed'],
+      ['membership.renewed', 'renewal_succeeded'],
+      ['membership.renewal_failed', 'renewal_failed'],
+      ['membership.lapsed', 'membership_lapsed'],
+      ['ti_event.passes_purchased', 'ti_event_passes_issued'],
+      ['ti_event.pass_assigned', 'ti_event_pass_assigned'],
+      ['sponsorship.created', 'sponsorship_created'],
+      ['sponsorship.slot_activated', 'sponsor_slot_activated'],
+      ['sponsorship.sponsor_payment_turned_off', 'sponsor_payment_turned_off'],
+    ]) {
+      expect(types).toContainEqual({ type, source_event: sourceEvent });
+    }
     expect(JSON.parse((await adminCli(s, ['list-webhook-endpoints', '--resource-id', String(tenant.resourceId)])).stdout)).toEqual([]);
+  });
+
+  it('a ticket bought at checkout sends the payment and the passes, without the purchase key', async () => {
+    const tenant = await cardProviderTenant(s, { ti_events_system: true });
+    const event = await ticketing.event(tenant, 'Launch');
+    const ticket = await ticketing.ticket(event.id, 'General');
+    const endpoint = await receiver();
+    const created = await subscribe(tenant, endpoint.url, 'payment.succeeded', 'ti_event.passes_purchased');
+    const m = await buyer(tenant);
+    const bought = await pay(m.headers, [{ item_type: 'ti_ticket', item_key: String(ticket.id), quantity: 2 }]);
+    expect(bought.status).toBe(200);
+    const transactionId = (bought.body['transaction'] as Json)['id'];
+    const passIds = (
+      await s.db('community').collection('ti_event_ticket_passes').find({ ticket_id: ticket.id }).sort({ _id: 1 }).toArray()
+    ).map((pass) => pass['_id']);
+
+    const [paid] = await received(endpoint, created.secret, 'payment.succeeded');
+    expect(verifyWebhook(created.secret, paid!).data).toEqual({
+      resource_id: tenant.resourceId,
+      transaction_id: transactionId,
+      user_id: m.member.id,
+      kind: 'checkout',
+      amount: 5000,
+      currency: 'USD',
+    });
+    const [passes] = await received(endpoint, created.secret, 'ti_event.passes_purchased');
+    expect(verifyWebhook(created.secret, passes!).data).toEqual({
+      resource_id: tenant.resourceId,
+      ti_event_id: event.id,
+      ticket_id: ticket.id,
+      owner_id: m.member.id,
+      pass_ids: passIds,
+    });
   });
 });

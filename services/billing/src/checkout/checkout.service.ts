@@ -76,6 +76,8 @@ const fingerprintOf = (items: CheckoutItem[]) =>
           item.promo.trim().toUpperCase(),
           item.userCardId,
           item.paymentMethodId,
+          // Only when not 1: fingerprints recorded before quantities existed stay valid.
+          ...(item.quantity !== 1 ? [item.quantity] : []),
         ]),
       ),
     )
@@ -109,7 +111,10 @@ export class CheckoutService {
       if (request.itemResource !== '' && request.itemResource !== member.resourceKey) throw invalidItemResource();
       const item = await fulfilment.price(member, request);
       const code = request.promo.trim();
-      const applied = code ? await this.deps.promos.apply(member.resourceId, code, item, this.deps.now()) : null;
+      // A promo limited to Pricings names Pricing IDs: an item that is no Pricing matches none.
+      const applied = code
+        ? await this.deps.promos.apply(member.resourceId, code, { ...item, itemId: item.pricingId ?? 0 }, this.deps.now())
+        : null;
       const discount = applied?.discount ?? 0;
       lines.push({ item, fulfilment, promo: applied?.promo ?? null, discount, amount: item.price - discount });
     }
@@ -133,11 +138,11 @@ export class CheckoutService {
 
     const quote = await this.quote(member, items);
     const source = quote.total > 0 ? await this.sourceFor(member, items) : null;
-    const reserved: QuoteLine[] = [];
+    const reserved: Array<QuoteLine & { line: number }> = [];
     try {
-      for (const line of quote.lines) {
-        await line.fulfilment.reserve(member, line.item, uniqueKey);
-        reserved.push(line);
+      for (const [index, line] of quote.lines.entries()) {
+        await line.fulfilment.reserve(member, line.item, uniqueKey, index);
+        reserved.push({ ...line, line: index });
       }
       await this.deps.promos.claim(
         quote.lines.flatMap((line) => (line.promo ? [line.promo] : [])),
@@ -274,7 +279,7 @@ export class CheckoutService {
       if (purchase.fulfilled_id !== null) continue;
       const fulfilment = this.deps.fulfilments.get(purchase.item_type);
       if (!fulfilment) continue;
-      const granted = await fulfilment.fulfil(target, priced(purchase));
+      const granted = await fulfilment.fulfil({ ...target, line: index }, priced(purchase));
       await this.deps.transactions.markFulfilled(current._id, index, granted);
     }
     return (await this.deps.transactions.findById(current._id)) ?? current;
@@ -291,9 +296,9 @@ export class CheckoutService {
     if (settled) await publishSettled(this.deps.events, this.deps.logger, 'transaction_failed', settled);
     const current = settled ?? (await this.deps.transactions.findById(transaction._id)) ?? transaction;
     if (current.status === 'failed') {
-      const lines = current.purchases.flatMap((purchase) => {
+      const lines = current.purchases.flatMap((purchase, line) => {
         const fulfilment = this.deps.fulfilments.get(purchase.item_type);
-        return fulfilment ? [{ item: priced(purchase), fulfilment }] : [];
+        return fulfilment ? [{ item: priced(purchase), fulfilment, line }] : [];
       });
       await this.releaseLines(current.resource_id, current.user_id, current.unique_key, lines);
       throw paymentFailed(current.error_message ?? message);
@@ -329,9 +334,9 @@ export class CheckoutService {
     resourceId: number,
     userId: number,
     claimKey: string,
-    lines: Array<Pick<QuoteLine, 'item' | 'fulfilment'>>,
+    lines: Array<Pick<QuoteLine, 'item' | 'fulfilment'> & { line: number }>,
   ): Promise<void> {
-    for (const line of lines) await line.fulfilment.release({ resourceId, userId, claimKey }, line.item);
+    for (const line of lines) await line.fulfilment.release({ resourceId, userId, claimKey, line: line.line }, line.item);
     await this.deps.promos.release(claimKey);
   }
 }

@@ -7,6 +7,8 @@ export interface ItemRequest {
   /** The resource key the item belongs to; '' for the header resource. */
   itemResource: string;
   promo: string;
+  /** Units to buy: counts for `ti_ticket` only (1 when absent, -1 when not a whole number). */
+  quantity: number;
 }
 
 /** An item priced by its fulfilment, before any promo. Money in the currency's minor units. */
@@ -23,6 +25,8 @@ export interface PricedItem {
    * Stored on the purchase, so that a fulfilment after a webhook needs no member context.
    */
   terms: Record<string, unknown>;
+  /** The Pricing the item sells, for promo codes limited to Pricings; absent for items that are no Pricing (tickets). */
+  pricingId?: number;
 }
 
 /** Who a fulfilment acts for after the payment: the transaction's member and resource. */
@@ -32,7 +36,19 @@ export interface FulfilmentTarget {
   transactionId: number;
   /** The checkout's claim key: what `reserve` held under. */
   claimKey: string;
+  /** The item's line in the checkout (0-based): with the claim key, the purchase line's own key. */
+  line: number;
 }
+
+/** An `item_key` naming a record by its integer ID (digits, as text or a number); 0 when it names none. */
+export const itemIdOf = (itemKey: string): number => (/^\d{1,9}$/.test(itemKey.trim()) ? Number(itemKey.trim()) : 0);
+
+/**
+ * A purchase line's own key, derived from billing's record of the checkout (the transaction's
+ * unique key) and the line: what community keys a ticket reservation or a sponsorship by, so
+ * that a retry, a resumed checkout or a crash names the same one (docs/adr/0142).
+ */
+export const purchaseKeyOf = (claimKey: string, line: number): string => `${claimKey}:${line}`;
 
 /**
  * One item type of checkout (docs/adr/0142): the seam through which other areas sell through
@@ -50,14 +66,17 @@ export interface Fulfilment {
   /**
    * Holds what the purchase needs (a seat, a ticket, the right to buy this membership) under
    * `claimKey`, before any money moves; throws when it is not available. A second call with the
-   * same claim key keeps the same hold.
+   * same claim key keeps the same hold. `line` is the item's line in the checkout.
    */
-  reserve(member: Member, item: PricedItem, claimKey: string): Promise<void>;
+  reserve(member: Member, item: PricedItem, claimKey: string, line: number): Promise<void>;
   /** Grants the paid item; returns what it granted (a membership ID). Idempotent by target and item. */
   fulfil(target: FulfilmentTarget, item: PricedItem): Promise<number>;
   /** Gives back what `reserve` held (the payment failed or was abandoned). Idempotent. */
-  release(target: Pick<FulfilmentTarget, 'resourceId' | 'userId' | 'claimKey'>, item: Pick<PricedItem, 'itemId'>): Promise<void>;
+  release(target: ReleaseTarget, item: Pick<PricedItem, 'itemId'>): Promise<void>;
 }
+
+/** What `release` needs: no transaction may exist yet (a reservation that failed). */
+export type ReleaseTarget = Pick<FulfilmentTarget, 'resourceId' | 'userId' | 'claimKey' | 'line'>;
 
 /** The item types checkout sells, by `item_type`. */
 export class FulfilmentRegistry {

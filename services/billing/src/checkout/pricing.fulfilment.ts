@@ -5,8 +5,27 @@ import type { MembershipsServiceService } from '@masthead/proto/catalog/membersh
 import type { PricingsServiceService } from '@masthead/proto/catalog/pricings';
 import type { Member } from '../support/member-scope.js';
 import { alreadySubscribed, invalidItemKey, purchaseInProgress } from './checkout.errors.js';
-import type { Fulfilment, FulfilmentTarget, ItemRequest, PricedItem } from './fulfilment.js';
+import { itemIdOf, type Fulfilment, type FulfilmentTarget, type ItemRequest, type PricedItem, type ReleaseTarget } from './fulfilment.js';
 import type { HoldIsStale, HoldRepository } from './hold.repository.js';
+
+/**
+ * The Pricing an item's key names: any active Pricing of an active plan of the resource (private
+ * ones too: a direct link sells them). 409 invalid_item_key when there is none.
+ */
+export async function pricingFor(
+  pricings: ServiceClient<typeof PricingsServiceService>,
+  member: Member,
+  item: ItemRequest,
+): Promise<Pricing> {
+  const pricingId = itemIdOf(item.itemKey);
+  if (pricingId <= 0) throw invalidItemKey();
+  try {
+    return await pricings.getPricing({ resourceId: member.resourceId, pricingId }, { idempotent: true });
+  } catch (error) {
+    if (isServiceError(error) && error.code === 'subscription_not_found') throw invalidItemKey();
+    throw error;
+  }
+}
 
 /** What clients send as `item_type` for a Pricing: the API calls a Pricing a "subscription". */
 export const SUBSCRIPTION_ITEM = 'subscription';
@@ -57,24 +76,17 @@ export class PricingFulfilment implements Fulfilment {
    * resource's `default_autorenewal_subscription` (default true).
    */
   async price(member: Member, item: ItemRequest): Promise<PricedItem> {
-    const pricingId = /^\d{1,9}$/.test(item.itemKey.trim()) ? Number(item.itemKey.trim()) : 0;
-    if (pricingId <= 0) throw invalidItemKey();
-    let pricing;
-    try {
-      pricing = await this.deps.pricings.getPricing({ resourceId: member.resourceId, pricingId }, { idempotent: true });
-    } catch (error) {
-      if (isServiceError(error) && error.code === 'subscription_not_found') throw invalidItemKey();
-      throw error;
-    }
+    const pricing = await pricingFor(this.deps.pricings, member, item);
     if ((pricing.type || 'standard') !== 'standard') throw invalidItemKey();
     return {
       itemType: SUBSCRIPTION_ITEM,
-      itemKey: String(pricingId),
+      itemKey: String(pricing.id),
       itemId: pricing.id,
       title: pricingTitle(pricing),
       price: pricing.price,
       currency: pricing.currency,
       terms: { autorenew: member.settings.defaultAutorenew },
+      pricingId: pricing.id,
     };
   }
 
@@ -127,7 +139,7 @@ export class PricingFulfilment implements Fulfilment {
     return membership.id;
   }
 
-  release(target: Pick<FulfilmentTarget, 'resourceId' | 'userId' | 'claimKey'>, item: Pick<PricedItem, 'itemId'>): Promise<void> {
+  release(target: ReleaseTarget, item: Pick<PricedItem, 'itemId'>): Promise<void> {
     return this.deps.holds.release(holdId(target.resourceId, target.userId, item.itemId), target.claimKey);
   }
 }

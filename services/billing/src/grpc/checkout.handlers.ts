@@ -12,6 +12,7 @@ const itemsOf = (items: CheckoutItemMessage[]): CheckoutItem[] =>
     promo: item.promo,
     userCardId: item.userCardId,
     paymentMethodId: item.paymentMethodId,
+    quantity: item.quantity,
   }));
 
 export function checkoutHandlers(checkout: CheckoutService): AsyncImplementation<typeof CheckoutServiceService> {

@@ -8,10 +8,16 @@ export interface RenewalRecord {
   /** The membership ID. */
   _id: number;
   resource_id: number;
+  /** The membership's holder. */
   user_id: number;
+  /**
+   * Who pays: the sponsor of a gift the member activated (charged while the sponsorship says the
+   * sponsor pays, docs/adr/0158); null when the holder pays.
+   */
+  payer_id: number | null;
   pricing_id: number;
   mode: 'test' | 'live';
-  /** Shown on renewal invoices, from the sale. */
+  /** Shown on renewal invoices, from the sale (the payer's). */
   member_email: string;
   member_name: string;
   resource_title: string;
@@ -29,6 +35,7 @@ const renewalSchema = new Schema<RenewalRecord>(
     _id: { type: Number, required: true },
     resource_id: { type: Number, required: true },
     user_id: { type: Number, required: true },
+    payer_id: { type: Number, default: null },
     pricing_id: { type: Number, required: true },
     mode: { type: String, required: true },
     member_email: { type: String, default: '' },

@@ -4,6 +4,8 @@ import type { ServiceClient } from '@masthead/core/grpc';
 import type { Logger } from '@masthead/core/logging';
 import type { Membership } from '@masthead/proto/catalog';
 import type { MembershipsServiceService } from '@masthead/proto/catalog/memberships';
+import type { SponsorshipsServiceService } from '@masthead/proto/community/sponsorships';
+import { GIFT_ITEM } from '../checkout/gift.fulfilment.js';
 import type { ProviderPayment } from '../card-provider/card-provider.js';
 import { pricingTitle, SUBSCRIPTION_ITEM, type SoldMembership } from '../checkout/pricing.fulfilment.js';
 import { NoChargeSource, type ChargeSource, type ChargeSources } from '../payments/charge-source.js';
@@ -32,6 +34,8 @@ interface Deps {
   chargeSources: ChargeSources;
   payments: PaymentRunner;
   memberships: ServiceClient<typeof MembershipsServiceService>;
+  /** Who pays for a gift's membership (docs/adr/0158). */
+  sponsorships: ServiceClient<typeof SponsorshipsServiceService>;
   events: EventPublisher;
   logger: Logger;
   now: () => Date;
@@ -41,6 +45,11 @@ interface Deps {
 }
 
 const HOUR_MS = 3_600_000;
+
+/** The member charged for a renewal: the gift's sponsor, else the holder. */
+const payerOf = (record: RenewalRecord): number => record.payer_id ?? record.user_id;
+/** Records tracked before gifts renewed have no `payer_id` at all. */
+const sponsored = (record: RenewalRecord): boolean => typeof record.payer_id === 'number';
 
 /** Renewals of the paid memberships billing sold (see CONTEXT.md; docs/adr/0145). */
 export class RenewalService {
@@ -59,11 +68,42 @@ export class RenewalService {
       _id: sold.membershipId,
       resource_id: sold.resourceId,
       user_id: sold.userId,
+      payer_id: null,
       pricing_id: sold.pricingId,
       mode: transaction.mode,
       member_email: transaction.member_email,
       member_name: transaction.member_name,
       resource_title: transaction.resource_title,
+      status: 'active',
+      period_end: end,
+      attempt: 0,
+      next_attempt_at: end,
+    });
+  }
+
+  /**
+   * A recipient activated a gift slot (`sponsor_slot_activated`): when billing sold that gift
+   * and the membership autorenews with an end, its renewals are charged to the sponsor while the
+   * sponsorship says the sponsor pays (docs/adr/0158). Repeatable: a record is tracked once.
+   */
+  async trackSponsored(resourceId: number, membershipId: number): Promise<boolean> {
+    const sponsorship = await this.deps.sponsorships.getMembershipSponsorship({ resourceId, membershipId }, { idempotent: true });
+    if (!sponsorship.sponsored) return false;
+    const sale = await this.deps.transactions.findByGrant(resourceId, sponsorship.sponsorId, GIFT_ITEM, sponsorship.sponsorshipId);
+    if (!sale || sale.purchase.price <= 0) return false;
+    const membership = await this.membership({ _id: membershipId, resource_id: resourceId, user_id: sponsorship.recipientId });
+    if (!membership?.active || !membership.autorenew || !membership.subscriptionEndDate) return false;
+    const end = new Date(membership.subscriptionEndDate);
+    return this.deps.renewals.track({
+      _id: membershipId,
+      resource_id: resourceId,
+      user_id: sponsorship.recipientId,
+      payer_id: sponsorship.sponsorId,
+      pricing_id: membership.pricing?.id ?? sale.purchase.item_id,
+      mode: sale.transaction.mode,
+      member_email: sale.transaction.member_email,
+      member_name: sale.transaction.member_name,
+      resource_title: sale.transaction.resource_title,
       status: 'active',
       period_end: end,
       attempt: 0,
@@ -106,6 +146,8 @@ export class RenewalService {
       return 'stopped';
     }
     if (!membership.autorenew) return this.lapse(record, membership, 'autorenew_off');
+    // A gift renews on the sponsor's card only: not once the sponsor or the recipient stopped that.
+    if (sponsored(record) && !(await this.sponsorPays(record))) return this.lapse(record, membership, 'sponsor_payment_off');
     let transaction = await this.attempt(record, membership);
     if (transaction.status === 'pending' || transaction.status === 'requires_action') {
       const settled = await this.charge(transaction);
@@ -123,7 +165,7 @@ export class RenewalService {
     let source: ChargeSource | null = null;
     let missing: string | null = null;
     try {
-      source = await this.deps.chargeSources.resolve(record.resource_id, record.user_id, record.mode);
+      source = await this.deps.chargeSources.resolve(record.resource_id, payerOf(record), record.mode);
     } catch (error) {
       if (!(error instanceof NoChargeSource)) throw error;
       missing = error.message;
@@ -134,7 +176,7 @@ export class RenewalService {
     const { record: transaction } = await this.deps.transactions.insertOnce({
       ...BLANK_TRANSACTION,
       resource_id: record.resource_id,
-      user_id: record.user_id,
+      user_id: payerOf(record),
       kind: 'renewal',
       status: missing ? 'failed' : 'pending',
       pay_system: CARDPROVIDER,
@@ -153,7 +195,7 @@ export class RenewalService {
           amount: price,
           currency,
           promo_code: null,
-          terms: { renewal_of: record.period_end.toISOString() },
+          terms: { renewal_of: record.period_end.toISOString(), ...(sponsored(record) ? { recipient_id: record.user_id } : {}) },
           fulfilled_id: null,
         },
       ],
@@ -285,7 +327,16 @@ export class RenewalService {
     return 'lapsed';
   }
 
-  private async membership(record: RenewalRecord): Promise<Membership | null> {
+  /** Whether the sponsor still pays: the sponsorship's flag and the recipient's own, and its autorenew. */
+  private async sponsorPays(record: RenewalRecord): Promise<boolean> {
+    const sponsorship = await this.deps.sponsorships.getMembershipSponsorship(
+      { resourceId: record.resource_id, membershipId: record._id },
+      { idempotent: true },
+    );
+    return sponsorship.sponsored && sponsorship.isPayingBySponsor && sponsorship.autorenew;
+  }
+
+  private async membership(record: Pick<RenewalRecord, '_id' | 'resource_id' | 'user_id'>): Promise<Membership | null> {
     try {
       return await this.deps.memberships.getMembership(
         { resourceId: record.resource_id, userId: record.user_id, membershipId: record._id },

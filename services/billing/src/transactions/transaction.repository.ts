@@ -2,6 +2,7 @@ import { allocateId, insertIfAbsent, insertWithNextId, isDuplicateKey, settleIdC
 import { Schema, type Connection, type Model } from 'mongoose';
 import {
   transactionModel,
+  type PurchaseRecord,
   type ReceiptRecord,
   type RefundRecord,
   type TransactionRecord,
@@ -84,6 +85,28 @@ export class TransactionRepository {
 
   findByKey(uniqueKey: string): Promise<TransactionRecord | null> {
     return this.model.findOne({ unique_key: uniqueKey }).lean<TransactionRecord>().exec();
+  }
+
+  /**
+   * The checkout of `userId` in which a purchase of `itemType` granted `grantedId` (a gift's
+   * sponsorship). Found among the member's transactions of the resource (their index); the
+   * purchase is matched here, as one query cannot tie two fields to one array element.
+   */
+  async findByGrant(
+    resourceId: number,
+    userId: number,
+    itemType: string,
+    grantedId: number,
+  ): Promise<{ transaction: TransactionRecord; purchase: PurchaseRecord } | null> {
+    const candidates = await this.model
+      .find({ user_id: userId, resource_id: resourceId, kind: 'checkout', 'purchases.fulfilled_id': grantedId })
+      .lean<TransactionRecord[]>()
+      .exec();
+    for (const transaction of candidates) {
+      const purchase = transaction.purchases.find((row) => row.item_type === itemType && row.fulfilled_id === grantedId);
+      if (purchase) return { transaction, purchase };
+    }
+    return null;
   }
 
   findById(id: number): Promise<TransactionRecord | null> {
