@@ -234,7 +234,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     durablePrefix: config.MONGO_DB_PREFIX,
     streamReplicas: config.EVENT_STREAM_REPLICAS,
   });
-  await sponsoredActivations.start();
+  sponsoredActivations.start();
 
   // Started here, outside any call: a pass must not inherit a request's deadline (ADR 0100).
   const renewalTimer =

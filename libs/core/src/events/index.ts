@@ -3,3 +3,4 @@ export * from './publisher.js';
 export * from './stream.js';
 export * from './outbox.js';
 export * from './subscribe.js';
+export * from './durable-consumer.js';

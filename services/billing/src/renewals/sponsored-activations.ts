@@ -1,15 +1,16 @@
-import { EVENT_STREAM, EVENT_SUBJECT_PREFIX, ensureEventStream, type DomainEvent } from '@masthead/core/events';
+import { eventOf, keepStarting, startDurableConsumer, type DurableConsumer, type NatsLink } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
-import { AckPolicy, DeliverPolicy, StringCodec, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
+import type { JsMsg } from 'nats';
 import type { RenewalService } from './renewal.service.js';
 
-const codec = StringCodec();
 const EVENT = 'sponsor_slot_activated';
 /** A tracking that failed (a peer or the database away) is tried again after this long (redelivery). */
 const RETRY_DELAY_MS = 5_000;
+/** How long a failed start (JetStream not ready) waits before the next try. */
+const START_RETRY_MS = 2_000;
 
 interface Deps {
-  nats: NatsConnection;
+  nats: NatsLink;
   renewals: RenewalService;
   logger: Logger;
   /** Names the durable consumer: one per deployment (its database prefix), shared by the replicas. */
@@ -24,48 +25,44 @@ interface Deps {
  * is back, and a repeat tracks nothing new.
  */
 export class SponsoredActivations {
-  private messages: ConsumerMessages | null = null;
-  private loop: Promise<void> | null = null;
+  private consumer: DurableConsumer | null = null;
+  private stopped = false;
 
   constructor(private readonly deps: Deps) {}
 
-  async start(): Promise<void> {
-    await ensureEventStream(this.deps.nats, this.deps.streamReplicas);
-    const durable = `${this.deps.durablePrefix}billing_${EVENT}`;
-    const manager = await this.deps.nats.jetstreamManager();
-    try {
-      await manager.consumers.info(EVENT_STREAM, durable);
-    } catch {
-      // Another replica may create it at the same moment: the same configuration is accepted.
-      await manager.consumers.add(EVENT_STREAM, {
-        durable_name: durable,
-        ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.New,
-        filter_subject: `${EVENT_SUBJECT_PREFIX}${EVENT}`,
+  /** Starts in the background: billing serves while NATS or JetStream is still coming up. */
+  start(): void {
+    const start = async () => {
+      const consumer = await startDurableConsumer({
+        nats: this.deps.nats,
+        durable: `${this.deps.durablePrefix}billing_${EVENT}`,
+        eventName: EVENT,
+        streamReplicas: this.deps.streamReplicas,
+        maxMessages: 16,
+        logger: this.deps.logger,
+        handle: (message) => this.handle(message),
       });
-    }
-    const consumer = await this.deps.nats.jetstream().consumers.get(EVENT_STREAM, durable);
-    const messages = await consumer.consume({ max_messages: 16 });
-    this.messages = messages;
-    this.loop = (async () => {
-      for await (const message of messages) await this.handle(message);
-    })().catch((error: unknown) => this.deps.logger.error({ err: error }, 'sponsored activations stopped'));
+      // A start that NATS held up past `stop` ends at once.
+      if (this.stopped) await consumer.stop();
+      else this.consumer = consumer;
+    };
+    void keepStarting(start, {
+      retryMs: START_RETRY_MS,
+      logger: this.deps.logger,
+      what: 'sponsored activations',
+      stopped: () => this.stopped,
+    });
   }
 
   async stop(): Promise<void> {
-    await this.messages?.close().catch(() => undefined);
-    await this.loop;
+    // Not waiting for a start still held up by NATS: it stops its consumer itself.
+    this.stopped = true;
+    await this.consumer?.stop();
   }
 
   private async handle(message: JsMsg): Promise<void> {
-    let event: DomainEvent<typeof EVENT>;
-    try {
-      event = JSON.parse(codec.decode(message.data)) as DomainEvent<typeof EVENT>;
-    } catch (error) {
-      this.deps.logger.warn({ err: error, subject: message.subject }, 'unreadable event ignored by renewals');
-      message.term();
-      return;
-    }
+    const event = eventOf<typeof EVENT>(message, this.deps.logger);
+    if (!event) return;
     try {
       if (typeof event.resource_id === 'number') await this.deps.renewals.trackSponsored(event.resource_id, event.payload.membership_id);
       message.ack();

@@ -1,3 +1,4 @@
+import { keepStarting } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
 import type { WebhookDispatcher } from './dispatcher.js';
 import type { WebhookIngest } from './ingest.js';
@@ -14,7 +15,6 @@ const STOP_GRACE_MS = 3_000;
  */
 export class WebhookDeliveryRunner {
   private timer: NodeJS.Timeout | null = null;
-  private starting: Promise<void> | null = null;
   private stopped = false;
 
   constructor(
@@ -25,7 +25,12 @@ export class WebhookDeliveryRunner {
   ) {}
 
   start(): void {
-    this.starting = this.startIngest();
+    void keepStarting(() => this.ingest.start(), {
+      retryMs: START_RETRY_MS,
+      logger: this.logger,
+      what: 'webhook stream consumer',
+      stopped: () => this.stopped,
+    });
     this.timer = setInterval(() => this.nudge(), this.pollMs);
     this.timer.unref();
   }
@@ -39,22 +44,9 @@ export class WebhookDeliveryRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    await this.starting;
+    // Not waiting for a start still held up by NATS: the ingest stops what it starts late itself.
     await this.ingest.stop();
     // A request in flight may finish within the grace; one cut off is sent again later (its lease).
     await Promise.race([this.dispatcher.idle(), new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
-  }
-
-  /** The stream may not be ready at boot (JetStream starting): keep trying until it is, or until stopped. */
-  private async startIngest(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        await this.ingest.start();
-        return;
-      } catch (error) {
-        this.logger.warn({ err: error }, 'webhook stream consumer not started yet; retrying');
-        await new Promise((resolve) => setTimeout(resolve, START_RETRY_MS));
-      }
-    }
   }
 }

@@ -1,12 +1,11 @@
-import { EVENT_STREAM, EVENT_SUBJECT_PREFIX, ensureEventStream, type DomainEvent, type NatsLink } from '@masthead/core/events';
+import { eventOf, startDurableConsumer, type DomainEvent, type DurableConsumer, type NatsLink } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
-import { AckPolicy, DeliverPolicy, nanos, StringCodec, type ConsumerMessages, type JsMsg } from 'nats';
+import type { JsMsg } from 'nats';
 import { RETRY_WINDOW_MS } from './backoff.js';
 import type { DeliveryRepository } from './delivery.repository.js';
 import type { EndpointRepository } from './endpoint.repository.js';
 import { ROUTED_EVENTS, webhookOf } from './webhook-types.js';
 
-const codec = StringCodec();
 /** How long a failed recording waits before it is tried again (the database is away). */
 const RECORD_RETRY_MS = 1_000;
 
@@ -36,8 +35,7 @@ export interface IngestDeps {
  * acknowledgement gets the message again, and recording it again adds nothing.
  */
 export class WebhookIngest {
-  private readonly messages: ConsumerMessages[] = [];
-  private readonly loops: Array<Promise<void>> = [];
+  private readonly consumers: DurableConsumer[] = [];
   private stopping = false;
 
   constructor(private readonly deps: IngestDeps) {}
@@ -86,46 +84,30 @@ export class WebhookIngest {
   }
 
   /**
-   * Creates the durable consumers if needed (new events only: history is not replayed) and
-   * starts reading. One consumer per event name an endpoint can subscribe to, filtered to that
-   * name's subject, so the stream never hands this process the events no webhook carries (page
-   * views above all); NATS 2.9 filters a consumer on one subject only.
+   * Starts one durable consumer per event name an endpoint can subscribe to, so the stream never
+   * hands this process the events no webhook carries (page views above all).
    */
   async start(): Promise<void> {
-    // NATS may still be coming up when the process starts (docs/adr/0182): consumers start with it.
-    const nats = await this.deps.nats;
-    await ensureEventStream(nats, this.deps.streamReplicas);
-    const manager = await nats.jetstreamManager();
     for (const name of ROUTED_EVENTS) {
-      const durable = ingestConsumerName(this.deps.durablePrefix, name);
-      try {
-        await manager.consumers.info(EVENT_STREAM, durable);
-        await manager.consumers.update(EVENT_STREAM, durable, { ack_wait: nanos(this.deps.ackWaitMs) });
-      } catch {
-        // Another replica may create it at the same moment: the same configuration is accepted.
-        await manager.consumers.add(EVENT_STREAM, {
-          durable_name: durable,
-          ack_policy: AckPolicy.Explicit,
-          deliver_policy: DeliverPolicy.New,
-          ack_wait: nanos(this.deps.ackWaitMs),
-          filter_subject: `${EVENT_SUBJECT_PREFIX}${name}`,
-        });
-      }
-      const consumer = await nats.jetstream().consumers.get(EVENT_STREAM, durable);
-      const messages = await consumer.consume({ max_messages: 64 });
-      this.messages.push(messages);
-      this.loops.push(
-        (async () => {
-          for await (const message of messages) await this.handle(message);
-        })().catch((error: unknown) => this.deps.logger.error({ err: error, event: name }, 'webhook ingest stopped')),
-      );
+      const consumer = await startDurableConsumer({
+        nats: this.deps.nats,
+        durable: ingestConsumerName(this.deps.durablePrefix, name),
+        eventName: name,
+        streamReplicas: this.deps.streamReplicas,
+        ackWaitMs: this.deps.ackWaitMs,
+        maxMessages: 64,
+        logger: this.deps.logger,
+        handle: (message) => this.handle(message),
+      });
+      // A start that NATS held up past `stop` ends at once.
+      if (this.stopping) return consumer.stop();
+      this.consumers.push(consumer);
     }
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
-    await Promise.all(this.messages.map((messages) => messages.close().catch(() => undefined)));
-    await Promise.all(this.loops);
+    await Promise.all(this.consumers.map((consumer) => consumer.stop()));
   }
 
   /**
@@ -133,14 +115,8 @@ export class WebhookIngest {
    * place, so the messages after it wait and nothing is acknowledged out of turn.
    */
   private async handle(message: JsMsg): Promise<void> {
-    let event: DomainEvent;
-    try {
-      event = JSON.parse(codec.decode(message.data)) as DomainEvent;
-    } catch (error) {
-      this.deps.logger.warn({ err: error, subject: message.subject }, 'unreadable event ignored by webhooks');
-      message.term();
-      return;
-    }
+    const event = eventOf(message, this.deps.logger);
+    if (!event) return;
     for (;;) {
       try {
         if ((await this.record(event)) > 0) this.deps.onRecorded();
