@@ -6,7 +6,8 @@
 //            be installed (only billing's tests need them)
 //   --deps   --tools, then `pnpm install`
 //   --build  --deps, then `pnpm exec turbo run build`
-// Idempotent and quick when everything is present. Plain Node 20, no dependencies.
+// Idempotent and quick when everything is present. Runs on any Node from 20 on (the machine's own),
+// then again on the project's; no dependencies.
 import { spawnSync } from 'node:child_process';
 import {
   accessSync,
@@ -24,6 +25,7 @@ import {
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { underProjectNode } from './node-runtime.mjs';
 
 const PNPM_VERSION = '9.15.9';
 const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB';
@@ -291,6 +293,10 @@ function build() {
   const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1' };
   if (!run('pnpm', ['exec', 'turbo', 'run', 'build'], { cwd: repoRoot, env })) fail('build failed');
 }
+
+// Everything below (pnpm, turbo, the tools' checks) runs on the project's Node (.node-version,
+// docs/adr/0186), installed into the cache from the npm registry when the machine's is another.
+await underProjectNode(import.meta.url);
 
 const flags = new Set(process.argv.slice(2));
 for (const flag of flags) {
