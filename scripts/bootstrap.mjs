@@ -275,6 +275,22 @@ function ensurePostgres() {
   return dirname(installed);
 }
 
+// Billing's invoice tests read the PDF back with pdftotext (Debian poppler-utils, docs/adr/0143).
+// Only those tests need it: a machine that cannot install it gets a warning, like the card-provider fakes.
+function ensurePdfToText() {
+  const found = which('pdftotext');
+  if (found) return found;
+  if (process.getuid?.() !== 0 || !which('apt-get'))
+    return warn('pdftotext not found (Debian: apt-get install poppler-utils): invoice tests will fail');
+  log('installing poppler-utils (pdftotext) with apt-get');
+  const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const installed =
+    run('apt-get', ['install', '-y', '-q', 'poppler-utils'], { env: aptEnv }) ||
+    (run('apt-get', ['update', '-q'], { env: aptEnv }) && run('apt-get', ['install', '-y', '-q', 'poppler-utils'], { env: aptEnv }));
+  if (!installed) return warn('apt-get install poppler-utils failed: invoice tests will fail');
+  return which('pdftotext');
+}
+
 function writeToolsJson(tools) {
   const file = join(cacheDir, 'tools.json');
   const text = `${JSON.stringify(tools, null, 2)}\n`;
@@ -313,5 +329,6 @@ const postgresBinDir = ensurePostgres();
 log(`tools ok: ferretdb=${tools.ferretdb} nats-server=${tools.natsServer} postgresql=${postgresBinDir}`);
 const cardProviders = { localstripe: ensureLocalStripe(), stripeMock: ensureStripeMock() };
 log(`card-provider fakes: localstripe=${cardProviders.localstripe ?? 'missing'} stripe-mock=${cardProviders.stripeMock ?? 'missing'}`);
+log(`pdftotext=${ensurePdfToText() ?? 'missing'}`);
 if (wantDeps) installDeps();
 if (wantBuild) build();

@@ -5,11 +5,27 @@ import { ROUTES } from '../src/routes/table.js';
 
 const inventory = fileURLToPath(new URL('../../../shared/spec/OPERATIONS.md', import.meta.url));
 
+/**
+ * Routes served beyond the 162 of OPERATIONS.md, each documented where it is decided: POST
+ * /user/event (document 2 L, left out of the inventory), billing's checkout, which existing
+ * clients call although the spec leaves it out (ADR 0142), and the card provider's webhook. Anything else outside the inventory
+ * fails the count below.
+ */
+const BEYOND_INVENTORY = [
+  'POST /user/event',
+  'POST /payment',
+  'POST /payment/calculate-price',
+  'POST /promo-validation',
+  // The card provider's signed events (ADR 0147).
+  'POST /webhooks/cardprovider',
+];
+
 describe('route table', () => {
-  it('declares each method and path once', () => {
+  it('declares each method and path once: the inventory plus the documented routes beyond it', () => {
     const keys = ROUTES.map((route) => `${route.method} ${route.path}`);
     expect(new Set(keys).size).toBe(keys.length);
-    expect(keys.length).toBe(163);
+    for (const key of BEYOND_INVENTORY) expect(keys, key).toContain(key);
+    expect(keys.length).toBe(162 + BEYOND_INVENTORY.length);
   });
 
   it.runIf(existsSync(inventory))('covers every operation of OPERATIONS.md with its owning service', () => {

@@ -17,6 +17,8 @@ export const scopeOf = (context: MemberScopeContext): MemberScope => {
     email: user.email,
     name: [user.firstName, user.lastName].filter(Boolean).join(' '),
     resourceSettings: context.resource.settings ?? {},
+    resourceKey: context.resource.publicKey,
+    resourceTitle: context.resource.title,
   };
 };
 

@@ -11,7 +11,7 @@ import { type emailRequest, serializeSessionResult } from './identity.js';
  * type counts as missing and yields the operation's 409.
  */
 
-const clientOf = (context: RequestContext): ClientInfo => ({
+export const clientOf = (context: RequestContext): ClientInfo => ({
   ip: context.ip,
   userAgent: context.userAgent,
   guestSession: context.headers.session,

@@ -1,7 +1,7 @@
 import { incorrectDataNotAcceptable, invalidRequestField, teamNotFound } from '@masthead/core/errors';
 import { parsePageRequest, toPageQuery } from '@masthead/core/pagination';
 import { z } from 'zod';
-import { jsonObjectBody, type pageRequest, parsedWith, pathId, raise, requiredJson, text } from '../http/request.js';
+import { idOrZero, jsonObjectBody, type pageRequest, parsedWith, pathId, raise, requiredJson, text } from '../http/request.js';
 import type { Handler } from '../routes/define.js';
 import { serializePaginator } from '../serializers/catalog.js';
 import { serializeInvitation, serializeManagedTeam, serializeTeamMember, serializeTeamOverview } from '../serializers/community.js';
@@ -26,11 +26,8 @@ const sentText = (value: unknown): string | undefined => (value === undefined ||
 /** A field that counts only as text (descriptions, names of invitees). */
 const textOnly = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-/**
- * An ID checked after the team's own checks: malformed is 0, which community answers with the
- * operation's not-found once the team is found and its guard passed (document 2's order).
- */
-const laterId = z.unknown().transform((value) => (/^\d{1,9}$/.test(String(value ?? '')) ? Number(value) : 0));
+/** An ID checked after the team's own checks (found, guard passed): malformed is its not-found. */
+const laterId = idOrZero;
 
 const teamId = pathId(teamNotFound);
 const page = parsedWith(parsePageRequest);

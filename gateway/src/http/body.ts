@@ -11,6 +11,11 @@ export interface DecodedBody {
   form: Record<string, unknown> | undefined;
   /** True when a JSON body was sent but could not be parsed. */
   malformed: boolean;
+  /**
+   * The body's text as received, for the one route that verifies a signature over its bytes
+   * (POST /webhooks/cardprovider, ADR 0147); undefined where no body was read.
+   */
+  raw?: string;
 }
 
 declare global {
@@ -107,7 +112,8 @@ export function bodyDecoder(limit: string, options: BodyDecoderOptions = {}) {
     });
     req.on('end', () => {
       if (failed) return;
-      req.decoded = decode(req.headers['content-type'] ?? '', Buffer.concat(chunks).toString('utf8'));
+      const text = Buffer.concat(chunks).toString('utf8');
+      req.decoded = { ...decode(req.headers['content-type'] ?? '', text), raw: text };
       next();
     });
     req.on('error', (error) => {

@@ -151,6 +151,12 @@ export const pathId = (notFound: () => ServiceError, options: { zero?: boolean }
   });
 
 /**
+ * A path ID the service judges: at most nine digits, else 0, which the service answers with the
+ * operation's not-found after its own earlier checks (document 2's order of checks).
+ */
+export const idOrZero = z.unknown().transform((value) => (/^\d{1,9}$/.test(String(value ?? '')) ? Number(value) : 0));
+
+/**
  * Runs a parser that throws the operation's ServiceError (e.g. the shared page parser), as a
  * schema step: its error becomes the request's answer.
  */

@@ -1,9 +1,16 @@
 import * as accountRequests from '../handlers/account-requests.js';
+import * as checkout from '../handlers/checkout.js';
+import * as external from '../handlers/external-purchases.js';
+import { checkoutRequest } from '../handlers/checkout-items.js';
+import { pageAndFilterRequest } from '../handlers/memberships.js';
+import * as resourceTransactions from '../handlers/resource-transactions.js';
+import * as transactions from '../handlers/transactions.js';
+import { receiveCardProviderEvent } from '../handlers/cardprovider-webhooks.js';
 import * as connect from '../handlers/cardprovider-connect.js';
 import * as legacy from '../handlers/legacy-sources.js';
 import * as sources from '../handlers/payment-sources.js';
 import { pageRequest } from '../http/request.js';
-import { pending, route, type RouteDefinition } from './define.js';
+import { route, type RouteDefinition } from './define.js';
 
 /** Billing: cards, payment sources, transactions, external purchase records: the OPERATIONS.md rows billing owns, by method then path. */
 export const BILLING_ROUTES: readonly RouteDefinition[] = [
@@ -14,7 +21,14 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
     access: 'admin',
     handler: connect.clearConnect,
   }),
-  pending({ method: 'DELETE', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' }),
+  route({
+    method: 'DELETE',
+    path: '/integrations/external/subscription',
+    service: 'billing',
+    access: 'serviceAccount',
+    request: external.downgradeRequest,
+    handler: external.downgradeExternalPurchase,
+  }),
   route({
     method: 'DELETE',
     path: '/user/card/{id}',
@@ -46,7 +60,14 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
     access: 'admin',
     handler: connect.getConnectGuidance,
   }),
-  pending({ method: 'GET', path: '/integrations/external/transaction', service: 'billing', access: 'serviceAccount' }),
+  route({
+    method: 'GET',
+    path: '/integrations/external/transaction',
+    service: 'billing',
+    access: 'serviceAccount',
+    request: external.externalTransactionRequest,
+    handler: external.getExternalTransaction,
+  }),
   route({
     method: 'GET',
     path: '/user/cardprovider/customers',
@@ -77,13 +98,62 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
     request: sources.listSourcesRequest,
     handler: sources.listPaymentSources,
   }),
-  pending({ method: 'GET', path: '/user/resources', service: 'billing', access: 'member' }),
-  pending({ method: 'GET', path: '/user/resources/purchases', service: 'billing', access: 'member' }),
-  pending({ method: 'GET', path: '/user/resources/transactions', service: 'billing', access: 'member' }),
-  pending({ method: 'GET', path: '/user/transactions', service: 'billing', access: 'member' }),
-  pending({ method: 'GET', path: '/user/transactions/{id}', service: 'billing', access: 'member' }),
-  pending({ method: 'GET', path: '/user/transactions/{id}/download', service: 'billing', access: 'member' }),
-  pending({ method: 'GET', path: '/user/transactions/{id}/receipt/download', service: 'billing', access: 'member' }),
+  route({
+    method: 'GET',
+    path: '/user/resources',
+    service: 'billing',
+    access: 'member',
+    request: pageAndFilterRequest,
+    handler: resourceTransactions.listResources,
+  }),
+  route({
+    method: 'GET',
+    path: '/user/resources/purchases',
+    service: 'billing',
+    access: 'member',
+    request: pageAndFilterRequest,
+    handler: resourceTransactions.listResourcePurchases,
+  }),
+  route({
+    method: 'GET',
+    path: '/user/resources/transactions',
+    service: 'billing',
+    access: 'member',
+    request: pageAndFilterRequest,
+    handler: resourceTransactions.listResourceTransactions,
+  }),
+  route({
+    method: 'GET',
+    path: '/user/transactions',
+    service: 'billing',
+    access: 'member',
+    request: transactions.listTransactionsRequest,
+    handler: transactions.listTransactions,
+  }),
+  route({
+    method: 'GET',
+    path: '/user/transactions/{id}',
+    service: 'billing',
+    access: 'member',
+    request: transactions.transactionRequest,
+    handler: transactions.getTransaction,
+  }),
+  route({
+    method: 'GET',
+    path: '/user/transactions/{id}/download',
+    service: 'billing',
+    access: 'member',
+    request: transactions.transactionRequest,
+    handler: transactions.downloadInvoice,
+  }),
+  route({
+    method: 'GET',
+    path: '/user/transactions/{id}/receipt/download',
+    service: 'billing',
+    access: 'member',
+    request: transactions.transactionRequest,
+    handler: transactions.downloadReceipt,
+  }),
   route({
     method: 'POST',
     path: '/account-requests-payment',
@@ -100,7 +170,34 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
     request: connect.exchangeConnectCodeRequest,
     handler: connect.exchangeConnectCode,
   }),
-  pending({ method: 'POST', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' }),
+  route({
+    method: 'POST',
+    path: '/integrations/external/subscription',
+    service: 'billing',
+    access: 'serviceAccount',
+    request: external.recordRequest,
+    handler: external.recordExternalPurchase,
+  }),
+  // Checkout: beyond OPERATIONS.md, as existing clients call it (docs/adr/0142).
+  route({ method: 'POST', path: '/payment', service: 'billing', access: 'member', request: checkoutRequest, handler: checkout.pay }),
+  route({
+    method: 'POST',
+    path: '/payment/calculate-price',
+    service: 'billing',
+    access: 'member',
+    request: checkoutRequest,
+    handler: checkout.calculatePrice,
+  }),
+  route({
+    method: 'POST',
+    path: '/promo-validation',
+    service: 'billing',
+    access: 'member',
+    request: checkoutRequest,
+    handler: checkout.validatePromo,
+  }),
+  // The card provider's events: beyond OPERATIONS.md (ADR 0147); the signature is the credential.
+  route({ method: 'POST', path: '/webhooks/cardprovider', service: 'billing', access: 'external', handler: receiveCardProviderEvent }),
   route({
     method: 'POST',
     path: '/user/card',
@@ -180,9 +277,30 @@ export const BILLING_ROUTES: readonly RouteDefinition[] = [
     request: sources.setupIntentRequest,
     handler: sources.createSetupIntent,
   }),
-  pending({ method: 'POST', path: '/user/transactions/{id}/receipt', service: 'billing', access: 'member' }),
-  pending({ method: 'PUT', path: '/integrations/external/refund', service: 'billing', access: 'serviceAccount' }),
-  pending({ method: 'PUT', path: '/integrations/external/subscription', service: 'billing', access: 'serviceAccount' }),
+  route({
+    method: 'POST',
+    path: '/user/transactions/{id}/receipt',
+    service: 'billing',
+    access: 'member',
+    request: transactions.transactionRequest,
+    handler: transactions.requestReceipt,
+  }),
+  route({
+    method: 'PUT',
+    path: '/integrations/external/refund',
+    service: 'billing',
+    access: 'serviceAccount',
+    request: external.refundRequest,
+    handler: external.refundExternalPurchase,
+  }),
+  route({
+    method: 'PUT',
+    path: '/integrations/external/subscription',
+    service: 'billing',
+    access: 'serviceAccount',
+    request: external.changeRequest,
+    handler: external.changeExternalPurchase,
+  }),
   route({
     method: 'PUT',
     path: '/user/payment-sources/{source_type}/{id}/default',

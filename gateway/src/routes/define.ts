@@ -8,7 +8,12 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface HandlerResult {
   status?: number;
-  body: unknown;
+  body?: unknown;
+  /**
+   * A file to download instead of JSON (invoices, receipts): sent with the force-download content
+   * type and an attachment disposition naming `filename` (document 2 G).
+   */
+  download?: { filename: string; content: Uint8Array };
 }
 
 /**

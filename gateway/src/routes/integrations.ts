@@ -1,5 +1,7 @@
+import * as embedded from '../handlers/embedded.js';
 import * as providers from '../handlers/providers.js';
-import { pending, route, type RouteDefinition } from './define.js';
+import * as publicEvents from '../handlers/public-events.js';
+import { route, type RouteDefinition } from './define.js';
 
 /** Integrations: audience, CRM, list manager, templates, events: the OPERATIONS.md rows integrations owns, by method then path. */
 export const INTEGRATIONS_ROUTES: readonly RouteDefinition[] = [
@@ -62,9 +64,28 @@ export const INTEGRATIONS_ROUTES: readonly RouteDefinition[] = [
     request: providers.listmgrInterestsRequest,
     handler: providers.listListmgrInterests,
   }),
-  pending({ method: 'GET', path: '/integrations/resource-settings', service: 'integrations', access: 'guest' }),
-  pending({ method: 'GET', path: '/integrations/resource/captcha-settings', service: 'integrations', access: 'guestWithResource' }),
-  pending({ method: 'GET', path: '/integrations/templates/{name}', service: 'integrations', access: 'guestWithResource' }),
+  route({
+    method: 'GET',
+    path: '/integrations/resource-settings',
+    service: 'integrations',
+    access: 'guest',
+    handler: embedded.getResourceSettings,
+  }),
+  route({
+    method: 'GET',
+    path: '/integrations/resource/captcha-settings',
+    service: 'integrations',
+    access: 'guestWithResource',
+    handler: embedded.getCaptchaSettings,
+  }),
+  route({
+    method: 'GET',
+    path: '/integrations/templates/{name}',
+    service: 'integrations',
+    access: 'guestWithResource',
+    request: embedded.templateRequest,
+    handler: embedded.getTemplate,
+  }),
   route({
     method: 'POST',
     path: '/integrations/audience/add-tags',
@@ -113,5 +134,12 @@ export const INTEGRATIONS_ROUTES: readonly RouteDefinition[] = [
     request: providers.crmUserTagsRequest,
     handler: providers.updateCrmUserTags,
   }),
-  pending({ method: 'POST', path: '/user/event', service: 'integrations', access: 'guestWithResource' }),
+  route({
+    method: 'POST',
+    path: '/user/event',
+    service: 'integrations',
+    access: 'guestWithResource',
+    request: publicEvents.eventRequest,
+    handler: publicEvents.submitEvent,
+  }),
 ];

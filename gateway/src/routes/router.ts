@@ -8,6 +8,21 @@ import { isMultipart, readMultipartFile } from '../http/multipart.js';
 import { ACCESS_CLASSES } from './access.js';
 import type { RouteDefinition } from './define.js';
 
+/**
+ * A binary answer (document 2 G: "binary PDF stream, not JSON … content type set to a
+ * force-download type"): the browser saves it under `filename` instead of showing it.
+ */
+function sendDownload(res: Response, file: { filename: string; content: Uint8Array }): void {
+  res
+    .status(200)
+    .set({
+      'content-type': 'application/force-download',
+      'content-disposition': `attachment; filename="${file.filename.replace(/["\\\r\n]/g, '')}"`,
+      'content-length': String(file.content.byteLength),
+    })
+    .end(Buffer.from(file.content.buffer, file.content.byteOffset, file.content.byteLength));
+}
+
 /** `/plans/{id}` → `/plans/:id` (express syntax). */
 export const toExpressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
 
@@ -59,7 +74,8 @@ export function buildApiRouter(
           const writer = route.method !== 'GET' ? context.caller.user?.id : undefined;
           try {
             const result = await runInCall(req.call, () => handler(context, req, clients));
-            res.status(result.status ?? 200).json(result.body);
+            if (result.download) sendDownload(res, result.download);
+            else res.status(result.status ?? 200).json(result.body);
           } finally {
             if (writer !== undefined) hooks.memberMayHaveWritten?.(writer);
           }

@@ -26,6 +26,7 @@ export function serializePricing(pricing: Pricing, admin: boolean, shape: Pricin
     external_source_ids: pricing.externalSourceIds,
     active: pricing.active,
     private: pricing.private,
+    type: pricing.type || 'standard',
     // `public` is the inverse of `private`, kept because the API says so.
     public: !pricing.private,
     // Expansion of follow-up Pricings is disabled on these reads: null, as the spec shows.

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { open, parseKeyRing, seal, SecretUnavailable } from '../src/secrets/index.js';
+import { keyRingOrDevelopment, keyRingSetting, open, parseKeyRing, seal, SecretUnavailable } from '../src/secrets/index.js';
 
 const key = () => randomBytes(32).toString('base64');
 
@@ -44,5 +44,16 @@ describe('secret box', () => {
     expect(() => parseKeyRing(`k1:${randomBytes(16).toString('base64')}`)).toThrow(/32 bytes/);
     expect(() => parseKeyRing(`:${key()}`)).toThrow(/id:base64/);
     expect(() => parseKeyRing(`k1:${key()},k1:${key()}`)).toThrow(/distinct/);
+  });
+
+  it('reads a ring setting: parsed at boot, the development ring outside production only', () => {
+    const setting = keyRingSetting();
+    expect(setting.safeParse(undefined).success).toBe(true);
+    expect(setting.safeParse(`k1:${key()}`).success).toBe(true);
+    expect(setting.safeParse('k1:short').error?.issues[0]?.message).toMatch(/32 bytes/);
+    const development = `dev:${key()}`;
+    expect(keyRingOrDevelopment(undefined, 'test', development)?.current.id).toBe('dev');
+    expect(keyRingOrDevelopment(undefined, 'production', development)).toBeNull();
+    expect(keyRingOrDevelopment(`k9:${key()}`, 'production', development)?.current.id).toBe('k9');
   });
 });

@@ -1,17 +1,27 @@
-import { createClient } from '@masthead/core/clients';
+import { createClient, createClients } from '@masthead/core/clients';
 import type { Logger } from '@masthead/core/logging';
 import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead/core/service';
 import { BillingServiceService } from '@masthead/proto/billing';
 import { AccountRequestPaymentServiceService } from '@masthead/proto/billing/account_request_payments';
+import { CheckoutServiceService } from '@masthead/proto/billing/checkout';
 import { CardProviderConnectServiceService } from '@masthead/proto/billing/connect';
+import { ExternalPurchaseServiceService } from '@masthead/proto/billing/external';
 import { CardProviderConnectionServiceService } from '@masthead/proto/billing/connection';
 import { LegacySourceServiceService } from '@masthead/proto/billing/legacy_sources';
 import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
+import { PromoCodeServiceService } from '@masthead/proto/billing/promos';
+import { RenewalServiceService } from '@masthead/proto/billing/renewals';
+import { WebhookServiceService } from '@masthead/proto/billing/webhooks';
+import { TransactionServiceService } from '@masthead/proto/billing/transactions';
 import { AttachAttemptGate } from './attach-attempts/attach-attempt.gate.js';
 import { AccountRequestPaymentService } from './account-requests/account-request-payment.service.js';
 import { ProviderAccess } from './card-provider/provider-access.js';
 import { stripeConnectOAuth, type ConnectOAuthFactory } from './card-provider/connect-oauth.js';
 import { stripeCardProviders, type CardProviderFactory } from './card-provider/stripe-card-provider.js';
+import { CheckoutService } from './checkout/checkout.service.js';
+import { FulfilmentRegistry } from './checkout/fulfilment.js';
+import { HoldRepository } from './checkout/hold.repository.js';
+import { PricingFulfilment } from './checkout/pricing.fulfilment.js';
 import { keyRingOf, type BillingConfig } from './config.js';
 import { ConnectStateRepository } from './connections/connect-state.repository.js';
 import { ConnectService } from './connections/connect.service.js';
@@ -23,11 +33,29 @@ import { accountRequestPaymentHandlers } from './grpc/account-request-payments.h
 import { connectHandlers } from './grpc/connect.handlers.js';
 import { connectionHandlers } from './grpc/connection.handlers.js';
 import { legacySourceHandlers } from './grpc/legacy-sources.handlers.js';
+import { ExternalPurchaseService } from './external/external-purchase.service.js';
+import { checkoutHandlers } from './grpc/checkout.handlers.js';
+import { externalHandlers } from './grpc/external.handlers.js';
 import { paymentSourceHandlers } from './grpc/payment-sources.handlers.js';
+import { promoHandlers } from './grpc/promos.handlers.js';
+import { renewalHandlers } from './grpc/renewals.handlers.js';
+import { webhookHandlers } from './grpc/webhooks.handlers.js';
+import { WebhookEventRepository } from './webhooks/webhook-event.repository.js';
+import { WebhookService } from './webhooks/webhook.service.js';
+import { RenewalRepository } from './renewals/renewal.repository.js';
+import { RenewalService } from './renewals/renewal.service.js';
+import { transactionHandlers } from './grpc/transactions.handlers.js';
+import { ResourceTransactionsReader } from './member-views/resource-transactions.reader.js';
+import { ChargeSources } from './payments/charge-source.js';
+import { PaymentRunner } from './payments/payment.runner.js';
+import { PromoRepository } from './promos/promo.repository.js';
+import { PromoService } from './promos/promo.service.js';
 import { ProviderWriteLedger } from './provider-writes/provider-write.ledger.js';
 import { SourceRepository } from './sources/source.repository.js';
 import { LegacySourceService } from './sources/legacy.service.js';
 import { SourceService } from './sources/source.service.js';
+import { SETTLED, TransactionRepository } from './transactions/transaction.repository.js';
+import { TransactionService } from './transactions/transaction.service.js';
 
 export type { BillingConfig } from './config.js';
 export { billingEnv, loadBillingConfig } from './config.js';
@@ -37,7 +65,12 @@ export interface BillingHooks {
   afterProviderWrite?: (key: string) => Promise<void>;
   providers?: CardProviderFactory;
   connectOAuth?: ConnectOAuthFactory;
+  /** The clock checkout, promo windows and renewals read (tests drive renewals with it). */
+  now?: () => Date;
 }
+
+/** A hold without a transaction this old lost its checkout (a crash before the transaction was recorded). */
+const HOLD_LEASE_MS = 60_000;
 
 /**
  * Composition root: config → connections → repositories → domain → gRPC handlers. Billing serves
@@ -45,9 +78,20 @@ export interface BillingHooks {
  */
 export async function startBillingService(config: BillingConfig, logger?: Logger, hooks: BillingHooks = {}): Promise<RunningService> {
   const runtime = await openServiceRuntime('billing', config, logger);
+  const now = hooks.now ?? (() => new Date());
   const accountRequests = createClient(
     'accountRequests',
     { accounts: config.ACCOUNTS_ADDR },
+    { defaultDeadlineMs: config.GRPC_DEADLINE_MS },
+  );
+  const catalog = createClients(
+    ['pricings', 'memberships'],
+    { catalog: config.CATALOG_ADDR },
+    { defaultDeadlineMs: config.GRPC_DEADLINE_MS },
+  );
+  const peers = createClients(
+    ['accounts', 'identity'],
+    { accounts: config.ACCOUNTS_ADDR, identity: config.IDENTITY_ADDR },
     { defaultDeadlineMs: config.GRPC_DEADLINE_MS },
   );
 
@@ -56,6 +100,11 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
   const sourceRows = new SourceRepository(runtime.db);
   const attempts = new AttachAttemptGate(runtime.db);
   const connectStates = new ConnectStateRepository(runtime.db);
+  const transactionRows = new TransactionRepository(runtime.db);
+  const promoRows = new PromoRepository(runtime.db);
+  const holds = new HoldRepository(runtime.db);
+  const renewalRows = new RenewalRepository(runtime.db);
+  const webhookEvents = new WebhookEventRepository(runtime.db);
   const ledger = new ProviderWriteLedger(runtime.db, {
     // A holder finishes or fails within one provider deadline (plus its own lookups).
     staleAfterMs: 3 * config.CARDPROVIDER_TIMEOUT_MS,
@@ -63,7 +112,21 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     waitMs: Math.max(500, config.GRPC_DEADLINE_MS - config.CARDPROVIDER_TIMEOUT_MS),
     afterProviderWrite: hooks.afterProviderWrite,
   });
-  await Promise.all([connectionRows, customerRows, sourceRows, ledger, attempts, connectStates].map((repository) => repository.ready()));
+  await Promise.all(
+    [
+      connectionRows,
+      customerRows,
+      sourceRows,
+      ledger,
+      attempts,
+      connectStates,
+      transactionRows,
+      promoRows,
+      holds,
+      renewalRows,
+      webhookEvents,
+    ].map((repository) => repository.ready()),
+  );
 
   const connections = new ConnectionService({
     connections: connectionRows,
@@ -92,6 +155,73 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     config,
   });
   const payments = new AccountRequestPaymentService({ accountRequests, providers, ledger, logger: runtime.logger });
+  const promos = new PromoService({ promos: promoRows });
+  const paymentRunner = new PaymentRunner({ providers, ledger });
+  const chargeSources = new ChargeSources({ customers: customerRows, sources: sourceRows });
+  const renewals = new RenewalService({
+    renewals: renewalRows,
+    transactions: transactionRows,
+    chargeSources,
+    payments: paymentRunner,
+    memberships: catalog.memberships,
+    events: runtime.events,
+    logger: runtime.logger,
+    now,
+    retryHours: config.RENEWAL_RETRY_HOURS,
+    batch: config.RENEWAL_BATCH,
+  });
+  const pricingFulfilment = new PricingFulfilment({
+    pricings: catalog.pricings,
+    memberships: catalog.memberships,
+    holds,
+    onGranted: (sold) => renewals.trackSale(sold),
+    // A hold is over when its checkout failed or granted everything, or never got a transaction (crash).
+    isStale: async (claimKey, heldSince) => {
+      const transaction = await transactionRows.findByKey(claimKey);
+      if (!transaction) return now().getTime() - heldSince.getTime() > HOLD_LEASE_MS;
+      return (
+        transaction.status === 'failed' ||
+        (SETTLED.includes(transaction.status) && transaction.purchases.every((purchase) => purchase.fulfilled_id !== null))
+      );
+    },
+  });
+  const checkout = new CheckoutService({
+    fulfilments: new FulfilmentRegistry([pricingFulfilment]),
+    promos,
+    transactions: transactionRows,
+    chargeSources,
+    payments: paymentRunner,
+    events: runtime.events,
+    logger: runtime.logger,
+    now,
+  });
+  const transactions = new TransactionService({ transactions: transactionRows });
+  const webhooks = new WebhookService({
+    secrets: config.CARDPROVIDER_WEBHOOK_SECRETS,
+    events: webhookEvents,
+    transactions: transactionRows,
+    checkout,
+    payments: paymentRunner,
+    providers,
+    memberships: catalog.memberships,
+    publisher: runtime.events,
+    logger: runtime.logger,
+  });
+  const external = new ExternalPurchaseService({
+    transactions: transactionRows,
+    pricings: catalog.pricings,
+    memberships: catalog.memberships,
+    identity: peers.identity,
+  });
+
+  // Started here, outside any call: a pass must not inherit a request's deadline (ADR 0100).
+  const renewalTimer =
+    config.RENEWAL_INTERVAL_MS > 0
+      ? setInterval(() => {
+          renewals.runDue().catch((error: unknown) => runtime.logger.warn({ err: error }, 'renewal pass failed'));
+        }, config.RENEWAL_INTERVAL_MS)
+      : undefined;
+  renewalTimer?.unref();
 
   return serveRuntime(
     runtime,
@@ -123,7 +253,29 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
         definition: AccountRequestPaymentServiceService,
         implementation: accountRequestPaymentHandlers(payments),
       },
+      { name: 'masthead.billing.v1.CheckoutService', definition: CheckoutServiceService, implementation: checkoutHandlers(checkout) },
+      {
+        name: 'masthead.billing.v1.TransactionService',
+        definition: TransactionServiceService,
+        implementation: transactionHandlers(
+          transactions,
+          new ResourceTransactionsReader({ transactions: transactionRows, accounts: peers.accounts, identity: peers.identity }),
+        ),
+      },
+      { name: 'masthead.billing.v1.PromoCodeService', definition: PromoCodeServiceService, implementation: promoHandlers(promos) },
+      { name: 'masthead.billing.v1.RenewalService', definition: RenewalServiceService, implementation: renewalHandlers(renewals) },
+      { name: 'masthead.billing.v1.WebhookService', definition: WebhookServiceService, implementation: webhookHandlers(webhooks) },
+      {
+        name: 'masthead.billing.v1.ExternalPurchaseService',
+        definition: ExternalPurchaseServiceService,
+        implementation: externalHandlers(external),
+      },
     ],
-    async () => accountRequests.close(),
+    async () => {
+      clearInterval(renewalTimer);
+      accountRequests.close();
+      catalog.close();
+      peers.close();
+    },
   );
 }

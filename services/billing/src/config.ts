@@ -41,8 +41,43 @@ export const billingEnv = {
    * (GRPC_DEADLINE_MS), so billing answers its documented error before its caller gives up.
    */
   CARDPROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(4000),
+  /**
+   * How often a replica renews what is due (docs/adr/0145); 0 turns the timer off (the operator
+   * RPC RunDueRenewals still runs a pass). Every replica may run it: each attempt is one
+   * transaction and one ledger-guarded charge, whoever runs it.
+   */
+  RENEWAL_INTERVAL_MS: z.coerce.number().int().nonnegative().default(60_000),
+  /**
+   * Hours to wait after each failed renewal attempt, comma-separated; one failure more than
+   * listed lapses the membership. Default: retry after 1, 3 and 7 days.
+   */
+  RENEWAL_RETRY_HOURS: z
+    .string()
+    .default('24,72,168')
+    .refine((text) => text.trim() === '' || text.split(',').every((item) => /^\s*\d+(\.\d+)?\s*$/.test(item)), 'comma-separated hours')
+    .transform((text) => (text.trim() === '' ? [] : text.split(',').map(Number))),
+  /** Renewal records one pass takes at most. */
+  RENEWAL_BATCH: z.coerce.number().int().positive().default(100),
+  /**
+   * The card provider's webhook endpoint secrets (`whsec_…`), comma-separated: an event verifies
+   * with any of them (a rotation, or several provider accounts posting to one endpoint;
+   * docs/adr/0147). Empty: POST /webhooks/cardprovider answers 503 webhook_not_configured.
+   */
+  CARDPROVIDER_WEBHOOK_SECRETS: z
+    .string()
+    .default('')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
   /** Accounts holds account requests (POST /account-requests-payment reads and updates them). */
   ACCOUNTS_ADDR: serviceAddresses.ACCOUNTS_ADDR,
+  /** Catalog prices checkout's Pricings and keeps the memberships billing sells (docs/adr/0142). */
+  CATALOG_ADDR: serviceAddresses.CATALOG_ADDR,
+  /** Identity names the resources where a member has a relationship (document 1 E's grouped reads). */
+  IDENTITY_ADDR: serviceAddresses.IDENTITY_ADDR,
   /**
    * The key ring that seals card-provider secret keys at rest (docs/adr/0120):
    * `id:base64(32 bytes)[,id:base64…]`, the first one sealing new values, the others only

@@ -4,13 +4,24 @@ import { loadBillingConfig } from '../src/config.js';
 
 describe('card-provider configuration', () => {
   it("uses the provider's own API unless CARDPROVIDER_API_BASE names another server", () => {
-    expect(cardProviderClientOptions(loadBillingConfig({ MASTHEAD_ENV: 'production' }))).toEqual({ telemetry: false, timeout: 4000 });
+    expect(cardProviderClientOptions(loadBillingConfig({ MASTHEAD_ENV: 'production' }))).toEqual({
+      telemetry: false,
+      timeout: 4000,
+      maxNetworkRetries: 0,
+    });
     const local = loadBillingConfig({
       MASTHEAD_ENV: 'test',
       CARDPROVIDER_API_BASE: 'http://127.0.0.1:12111',
       CARDPROVIDER_TIMEOUT_MS: '1500',
     });
-    expect(cardProviderClientOptions(local)).toEqual({ telemetry: false, timeout: 1500, host: '127.0.0.1', port: 12111, protocol: 'http' });
+    expect(cardProviderClientOptions(local)).toEqual({
+      telemetry: false,
+      timeout: 1500,
+      maxNetworkRetries: 0,
+      host: '127.0.0.1',
+      port: 12111,
+      protocol: 'http',
+    });
     const proxy = loadBillingConfig({ MASTHEAD_ENV: 'production', CARDPROVIDER_API_BASE: 'https://payments-proxy.internal' });
     expect(cardProviderClientOptions(proxy)).toMatchObject({ host: 'payments-proxy.internal', port: 443, protocol: 'https' });
     expect(

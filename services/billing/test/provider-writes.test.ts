@@ -52,6 +52,8 @@ describe('provider writes and connection secrets', () => {
     email,
     name: 'Ada Lovelace',
     resourceSettings: { payments_in_live_mode: false },
+    resourceKey: `resource-${RESOURCE}`,
+    resourceTitle: 'Resource',
   });
   const uniqueEmail = () => `member-${randomBytes(6).toString('hex')}@example.test`;
   const providerCustomers = async (email: string) => (await provider.customers.list({ email, limit: 100 })).data;

@@ -19,6 +19,7 @@ import { MembershipClaimRepository } from './memberships/claim.repository.js';
 import { MembershipDetachmentRepository } from './memberships/detachment.repository.js';
 import { MembershipHistoryRepository } from './memberships/history.repository.js';
 import { MembershipChanger } from './memberships/membership.changer.js';
+import { RenewalMarkerRepository } from './memberships/renewal-marker.repository.js';
 import { MembershipCreator } from './memberships/membership.creator.js';
 import { MembershipReader } from './memberships/membership.reader.js';
 import { MembershipRepository } from './memberships/membership.repository.js';
@@ -35,7 +36,14 @@ export type { CatalogConfig } from './config.js';
 const PLAN_CACHE_TTL_MS = 30_000;
 const MEMBERSHIP_CACHE_TTL_MS = 30_000;
 /** Every membership write publishes one of these, with the user in its payload. */
-const MEMBERSHIP_EVENTS = ['membership_created', 'membership_renewal_changed', 'membership_detached'] as const;
+const MEMBERSHIP_EVENTS = [
+  'membership_created',
+  'membership_renewal_changed',
+  'membership_detached',
+  'membership_renewed',
+  'membership_ended',
+  'membership_changed',
+] as const;
 export { catalogEnv, loadCatalogConfig } from './config.js';
 
 /** Composition root: config → connections → repositories → domain → gRPC handlers. */
@@ -51,7 +59,10 @@ export async function startCatalogService(config: CatalogConfig, logger?: Logger
   const history = new MembershipHistoryRepository(runtime.db);
   const claims = new MembershipClaimRepository(runtime.db);
   const detachments = new MembershipDetachmentRepository(runtime.db);
-  await Promise.all([planRows, pricingRows, membershipRows, history, claims, detachments].map((repository) => repository.ready()));
+  const renewals = new RenewalMarkerRepository(runtime.db);
+  await Promise.all(
+    [planRows, pricingRows, membershipRows, history, claims, detachments, renewals].map((repository) => repository.ready()),
+  );
 
   // Public plan reads are cached per resource; a write drops them here at once and, through the
   // event, in every other replica.
@@ -87,6 +98,8 @@ export async function startCatalogService(config: CatalogConfig, logger?: Logger
       history,
       claims,
       detachments,
+      renewals,
+      pricings: pricingRows,
       events: runtime.events,
       changed: membershipsChanged,
     }),

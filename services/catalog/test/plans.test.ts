@@ -60,6 +60,7 @@ describe('ListPlans', () => {
       externalSourceIds: '',
       active: true,
       private: false,
+      type: 'standard',
       plan: { id: basic.id, title: 'Basic', fullAccess: false },
       // Every stored field travels; the gateway decides who sees the timestamps (ADR 0095).
       createdAt: expect.stringMatching(/Z$/),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PassRepository } from '../src/passes/pass.repository.js';
+import { randomUUID } from 'node:crypto';
+import { PassRepository, type NewPass } from '../src/passes/pass.repository.js';
 import { TeamMemberRepository } from '../src/teams/team-member.repository.js';
 import { TeamRepository } from '../src/teams/team.repository.js';
 import { startCommunityHarness, type CommunityHarness } from './support/harness.js';
@@ -8,6 +9,9 @@ let harness: CommunityHarness;
 let teams: TeamRepository;
 let teamMembers: TeamMemberRepository;
 let passes: PassRepository;
+/** A pass outside any purchase: its own unique pass key. */
+const insertPass = (pass: Omit<NewPass, 'pass_key' | 'purchase_key'>) =>
+  passes.insert({ ...pass, pass_key: `test:${randomUUID()}`, purchase_key: null });
 
 beforeAll(async () => {
   harness = await startCommunityHarness();
@@ -55,7 +59,7 @@ describe('GetMemberSummary', () => {
 
   it('lists the passes of the resource assigned to the user, not the ones merely owned', async () => {
     const [userId, buyerId, resourceId, otherResourceId] = [newId(), newId(), newId(), newId()];
-    const forMe = await passes.insert({
+    const forMe = await insertPass({
       ti_event_id: 7,
       ticket_id: 70,
       resource_id: resourceId,
@@ -63,7 +67,7 @@ describe('GetMemberSummary', () => {
       assign_id: userId,
       extra: { seat: 'A12', dietary: ['vegan'], badge: { name: 'Ada' } },
     });
-    const mine = await passes.insert({
+    const mine = await insertPass({
       ti_event_id: 7,
       ticket_id: 71,
       resource_id: resourceId,
@@ -71,9 +75,9 @@ describe('GetMemberSummary', () => {
       assign_id: userId,
       extra: {},
     });
-    await passes.insert({ ti_event_id: 7, ticket_id: 71, resource_id: resourceId, owner_id: userId, assign_id: null, extra: {} });
-    await passes.insert({ ti_event_id: 7, ticket_id: 71, resource_id: resourceId, owner_id: userId, assign_id: buyerId, extra: {} });
-    await passes.insert({ ti_event_id: 8, ticket_id: 80, resource_id: otherResourceId, owner_id: buyerId, assign_id: userId, extra: {} });
+    await insertPass({ ti_event_id: 7, ticket_id: 71, resource_id: resourceId, owner_id: userId, assign_id: null, extra: {} });
+    await insertPass({ ti_event_id: 7, ticket_id: 71, resource_id: resourceId, owner_id: userId, assign_id: buyerId, extra: {} });
+    await insertPass({ ti_event_id: 8, ticket_id: 80, resource_id: otherResourceId, owner_id: buyerId, assign_id: userId, extra: {} });
 
     const result = await summary(resourceId, userId);
 

@@ -19,6 +19,7 @@ import { MemberAdminService } from './members/member-admin.service.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
 import { createProfileWrites } from './profile/profile-writes.js';
 import { TagRepository } from './profile/tag.repository.js';
+import { CommunityPassVoucher } from './recovery/pass-sign-in.service.js';
 import { createRecovery } from './recovery/recovery.module.js';
 import { RelationshipRepository } from './relationships/relationship.repository.js';
 import { AccessAnnouncer } from './sessions/access-announcer.js';
@@ -38,8 +39,8 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const runtime = await openServiceRuntime('identity', config, logger);
   const clientOptions = { defaultDeadlineMs: config.GRPC_DEADLINE_MS };
   const addresses = { accounts: config.ACCOUNTS_ADDR, catalog: config.CATALOG_ADDR, community: config.COMMUNITY_ADDR };
-  const { accounts, localization, memberships, community, invitations } = createClients(
-    ['accounts', 'localization', 'memberships', 'community', 'invitations'],
+  const { accounts, localization, memberships, community, invitations, passes } = createClients(
+    ['accounts', 'localization', 'memberships', 'community', 'invitations', 'passes'],
     addresses,
     clientOptions,
   );
@@ -98,6 +99,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     limiter,
     profiles,
     access,
+    passVoucher: new CommunityPassVoucher(passes),
   });
   const signIn = createSignInModule({
     runtime,
@@ -159,7 +161,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
       throttling.stop();
       sessions.stop();
       await recovery.drain();
-      for (const client of [accounts, localization, memberships, community, invitations]) client.close();
+      for (const client of [accounts, localization, memberships, community, invitations, passes]) client.close();
     },
   );
 }

@@ -4,6 +4,7 @@ import { openServiceRuntime, serveRuntime, type RunningService } from '@masthead
 import { IntegrationsServiceService } from '@masthead/proto/integrations';
 import type { IntegrationsConfig } from './config.js';
 import { integrationsHandlers } from './grpc/handlers.js';
+import { startPlatformAreas } from './platform.js';
 import { startProvidersModule } from './providers.module.js';
 
 export type { IntegrationsConfig } from './config.js';
@@ -21,5 +22,10 @@ export async function startIntegrationsService(config: IntegrationsConfig, logge
     implementation: integrationsHandlers(),
   };
   const providers = await startProvidersModule(runtime, config);
-  return serveRuntime(runtime, config.GRPC_LISTEN, [service, ...providers.services], () => providers.stop());
+  // Templates, resource and captcha settings, event submission, signed outbound webhooks.
+  const platform = await startPlatformAreas(runtime, config);
+  return serveRuntime(runtime, config.GRPC_LISTEN, [service, ...providers.services, ...platform.services], async () => {
+    await platform.stop();
+    await providers.stop();
+  });
 }

@@ -52,6 +52,42 @@ export function localStripe() {
     },
     cardsOf: (customer: string) => list(`/v1/customers/${encodeURIComponent(customer)}/sources?object=card`),
     cardToken,
+    /**
+     * A card of `number` attached to the customer, as the browser leaves it after a setup intent:
+     * 4000000000000341 is declined when charged, 4000002760003184 asks for 3-D Secure.
+     */
+    attachCard: async (customer: string, number: string) => {
+      const method = await request('POST', '/v1/payment_methods', {
+        type: 'card',
+        'card[number]': number,
+        'card[exp_month]': '12',
+        'card[exp_year]': '2034',
+        'card[cvc]': '123',
+      });
+      return request('POST', `/v1/payment_methods/${method['id'] as string}/attach`, { customer });
+    },
+    /** What the provider's client SDK does once the member passed 3-D Secure (the fake's own route). */
+    authenticate: (paymentIntent: string, clientSecret: string, success = true) =>
+      request('POST', `/v1/payment_intents/${paymentIntent}/_authenticate`, { client_secret: clientSecret, success: String(success) }),
+    /** Every payment intent of the customer (the fake lists intents without a customer filter: page through all). */
+    paymentIntentsOf: async (customer: string) => {
+      const found: Json[] = [];
+      for (let after = ''; ;) {
+        const page = await request('GET', `/v1/payment_intents?limit=100${after ? `&starting_after=${after}` : ''}`);
+        const data = (page['data'] as Json[]) ?? [];
+        found.push(...data.filter((intent) => intent['customer'] === customer));
+        if (page['has_more'] !== true || data.length === 0) return found;
+        after = data.at(-1)!['id'] as string;
+      }
+    },
+    refund: (paymentIntent: string, amount?: number) =>
+      request(
+        'POST',
+        '/v1/refunds',
+        amount === undefined ? { payment_intent: paymentIntent } : { payment_intent: paymentIntent, amount: String(amount) },
+      ),
+    charge: (id: string) => request('GET', `/v1/charges/${id}`),
+    paymentIntent: (id: string) => request('GET', `/v1/payment_intents/${id}`),
   };
 }
 

@@ -71,6 +71,35 @@ describe('public catalog reads', () => {
       expect(titles((await list(`filter[Subscriptions.id]=${pricings['basicHidden']!.id}`)).body)).toEqual([]);
     });
 
+    it("returns each Pricing's type and filters on it as existing clients spell it (docs/adr/0140)", async () => {
+      const own = await createTenant(s.stack);
+      const plan = await kit.plan(own, 'typed', { title: 'Typed' });
+      const standard = await kit.pricing(plan.id, 'Standard monthly');
+      const gift = await kit.pricing(plan.id, 'Gift monthly', { type: 'gift' });
+      const seats = await kit.pricing(plan.id, 'Team seats', { type: 'team' });
+      expect([standard.type, gift.type, seats.type]).toEqual(['standard', 'gift', 'team']);
+      const typed = (query: string) => s.api('/subscriptions', { headers: { resource: own.publicKey }, query });
+      const all = await typed('page=1');
+      expect((all.body['items'] as JsonList).map((item) => [item['title'], item['type']])).toEqual([
+        ['Team seats', 'team'],
+        ['Gift monthly', 'gift'],
+        ['Standard monthly', 'standard'],
+      ]);
+      const clients = await typed(`filter=${encodeURIComponent(JSON.stringify({ 'subscriptions.type': 'standard' }))}`);
+      expect(clients.status).toBe(200);
+      expect(clients.body).toEqual({
+        items: [publicPricing(standard, plan)],
+        paginator: { current_page: 1, page: 1, total_pages: 1, total_items: 1, limit: 10 },
+      });
+      expect(titles((await typed('filter[Subscriptions.type]=GIFT')).body)).toEqual(['Gift monthly']);
+      expect(titles((await typed('filter[type][]=gift&filter[type][]=team')).body)).toEqual(['Team seats', 'Gift monthly']);
+      // A type that is none of the four is refused where the operator sets it.
+      await expect(kit.pricing(plan.id, 'Odd', { type: 'voucher' })).rejects.toMatchObject({ status: 400 });
+      // Changing other fields keeps the stored type; naming one changes it.
+      expect((await kit.pricing(plan.id, 'Gift monthly', { price: 1200 })).type).toBe('gift');
+      expect((await kit.pricing(plan.id, 'Gift monthly', { type: 'standard' })).type).toBe('standard');
+    });
+
     it('sorts (order wins over by, sort in any case) and pages', async () => {
       expect(titles((await list('order=price&by=title&sort=asc')).body)).toEqual([
         'Alpha weekly',

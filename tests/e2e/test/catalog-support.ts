@@ -65,6 +65,7 @@ export function publicPricing(pricing: Pricing, plan: Plan): Json {
     external_source_ids: pricing.externalSourceIds,
     active: pricing.active,
     private: pricing.private,
+    type: pricing.type,
     public: !pricing.private,
     next_subscription: null,
     downgrade_subscription: null,

@@ -13,7 +13,9 @@ import { anyIsoDate, anyRequestId, useStack } from './support.js';
  */
 describe('invitations', () => {
   // Cheap hashes: the race tests sign in 50 members.
-  const s = useStack({ env: { ARGON2_MEMORY_KIB: '8192', ARGON2_ITERATIONS: '1' } });
+  // The races below judge exactness, not speed: on a loaded 2-core machine 50 parallel team
+  // activations can outlast the default 5 s request budget, and a 504 is no verdict on a seat.
+  const s = useStack({ env: { ARGON2_MEMORY_KIB: '8192', ARGON2_ITERATIONS: '1', GRPC_DEADLINE_MS: '20000' } });
   const kit = catalogKit(s);
   // Operator and team-owner calls no route of this branch makes (codes: the admin CLI's RPC).
   let operator: {

@@ -177,4 +177,75 @@ describe('operator path', () => {
     expect(await refusal()).toMatchObject({ code: 2, stderr: expect.stringContaining('--pricing-id is required') });
     expect(await s.db('community').collection('invites').countDocuments({ resource_id: tenant.resourceId })).toBe(3);
   });
+
+  it('creates, lists and switches promo codes for checkout (docs/adr/0144)', async () => {
+    const tenant = await createTenant(s.stack);
+    const resource = String(tenant.resourceId);
+    const percent = JSON.parse(
+      (await cli('create-promo', '--resource-id', resource, '--code', 'Spring', '--percent-off', '20', '--max-uses', '100')).stdout,
+    ) as Record<string, unknown>;
+    expect(percent).toEqual({
+      id: expect.any(Number),
+      resource_id: tenant.resourceId,
+      code: 'Spring',
+      discount_type: 'percent',
+      discount_value: 20,
+      currency: null,
+      max_uses: 100,
+      uses: 0,
+      valid_from: null,
+      valid_until: null,
+      pricing_ids: [],
+      active: true,
+      created_at: expect.any(String),
+    });
+    const amount = JSON.parse(
+      (
+        await cli(
+          'create-promo',
+          '--resource-id',
+          resource,
+          '--code',
+          'FIVE-OFF',
+          '--amount-off',
+          '500',
+          '--currency',
+          'usd',
+          '--valid-until',
+          '2099-01-01T00:00:00Z',
+          '--for-pricing-id',
+          '7',
+          '--for-pricing-id',
+          '8',
+        )
+      ).stdout,
+    ) as Record<string, unknown>;
+    expect(amount).toMatchObject({
+      discount_type: 'amount',
+      discount_value: 500,
+      currency: 'USD',
+      pricing_ids: [7, 8],
+      valid_until: '2099-01-01T00:00:00.000Z',
+    });
+    const off = JSON.parse((await cli('set-promo-active', '--id', String(percent['id']), '--inactive')).stdout) as Record<string, unknown>;
+    expect(off).toMatchObject({ code: 'Spring', active: false });
+    const listed = JSON.parse((await cli('list-promos', '--resource-id', resource)).stdout) as Array<Record<string, unknown>>;
+    expect(listed.map((promo) => [promo['code'], promo['active']])).toEqual([
+      ['Spring', false],
+      ['FIVE-OFF', true],
+    ]);
+    const refusal = (...args: string[]) => cli(...args).catch((error: { code: number; stderr: string }) => error);
+    expect(await refusal('create-promo', '--resource-id', resource, '--code', 'spring', '--percent-off', '5')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('promo code of that name'),
+    });
+    expect(await refusal('create-promo', '--resource-id', resource, '--code', 'BIG', '--percent-off', '150')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('at most 100 percent'),
+    });
+    expect(await refusal('create-promo', '--resource-id', resource, '--code', 'BOTH')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--percent-off'),
+    });
+  });
 });

@@ -35,11 +35,16 @@ export interface Stack {
   dbPrefix: string;
   env: Record<string, string>;
   operator: OperatorClients;
+  /**
+   * Stops one in-process service, for tests that run it as a process of their own on its address
+   * instead (a billing process killed mid-payment, two billing replicas: billing-process.ts).
+   */
+  stopService(name: ServiceName): Promise<void>;
   stop(): Promise<void>;
 }
 
 const SERVICES = ['accounts', 'identity', 'catalog', 'billing', 'community', 'integrations'] as const;
-type ServiceName = (typeof SERVICES)[number];
+export type ServiceName = (typeof SERVICES)[number];
 
 type Starter = (env: NodeJS.ProcessEnv, logger: Logger) => Promise<RunningService>;
 
@@ -92,6 +97,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
   };
   const logger = createLogger({ name: 'stack', level: env['LOG_LEVEL'] ?? 'silent', destination: options.logDestination });
   const running: RunningService[] = [];
+  const byName = new Map<ServiceName, RunningService>();
   const stopAll = async () => {
     await Promise.allSettled(running.reverse().map((service) => service.stop()));
   };
@@ -100,6 +106,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
       SERVICES.map((name, index) => STARTERS[name]({ ...env, GRPC_LISTEN: addressOf(index) }, logger.child({ name }))),
     );
     running.push(...started);
+    SERVICES.forEach((name, index) => byName.set(name, started[index]!));
     const gateway = await startGateway(
       loadGatewayConfig({ ...env, HOST: '127.0.0.1', PORT: String(ports[SERVICES.length]) }),
       logger.child({ name: 'gateway' }),
@@ -123,6 +130,13 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     dbPrefix,
     env,
     operator,
+    async stopService(name) {
+      const service = byName.get(name);
+      if (!service) return;
+      byName.delete(name);
+      running.splice(running.indexOf(service), 1);
+      await service.stop();
+    },
     async stop() {
       operator.close();
       await stopAll();

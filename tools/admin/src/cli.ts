@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ServiceAccountStatus, type ServiceAccount } from '@masthead/proto/accounts/service_accounts';
@@ -6,7 +7,15 @@ import type { ConnectionSummary } from '@masthead/proto/billing/connection';
 import type { Invitation } from '@masthead/proto/community/teams';
 import { relationshipStatusToJSON, type RelationshipStatus } from '@masthead/proto/identity';
 import { adminClients, type AdminClients } from './clients.js';
+import { integer, list, optional, readStdin, text, UsageError, type Values } from './args.js';
 import { loadFixture, parseFixture } from './fixture.js';
+import {
+  PLATFORM_COMMANDS,
+  PLATFORM_FLAG_OPTIONS,
+  PLATFORM_MULTIPLE_OPTIONS,
+  PLATFORM_STRING_OPTIONS,
+  PLATFORM_USAGE,
+} from './platform-commands.js';
 import {
   PROVIDER_FLAG_OPTIONS,
   PROVIDER_MULTIPLE_OPTIONS,
@@ -14,6 +23,7 @@ import {
   PROVIDER_USAGE,
   providerCommands,
 } from './provider-commands.js';
+import { PROMO_COMMANDS, PROMO_FLAG_OPTIONS, PROMO_MULTIPLE_OPTIONS, PROMO_STRING_OPTIONS, PROMO_USAGE } from './promo-commands.js';
 
 const USAGE = `masthead-admin <command> [options]
 
@@ -29,7 +39,7 @@ Commands:
   create-resource --partner-id N --public-key K --title T [--host H] [--origin O]
   create-plan --resource-id N --slug S --title T [--private] [--inactive] [--full-access]
               [--can-own-teams] [--parent-plan-id N]
-  create-pricing --plan-id N --title T --price MINOR_UNITS --currency EUR --period "1 month" [--private]
+  create-pricing --plan-id N --title T --price MINOR_UNITS --currency EUR --period "1 month" [--private] [--type standard|gift|team|event_pass]
                  [--users-limit N]
   create-member --resource-id N --email E --password P [--role user|admin|partner|root]
   create-service-account --resource-id N --title T [--full-access] [--grant "GET /integrations/external/subscription" ...]
@@ -64,36 +74,22 @@ Commands:
                                         (POST /invite-activation grants it); without --code a random
                                         40-character code; --activations-limit 0 or absent: no cap;
                                         --email binds the code to that member's email
-${PROVIDER_USAGE}`;
-
-type Values = Record<string, string | boolean | string[] | undefined>;
-
-const text = (values: Values, name: string): string => {
-  const value = values[name];
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
-  return value;
-};
-const integer = (values: Values, name: string): number => {
-  const value = Number(text(values, name));
-  if (!Number.isSafeInteger(value)) throw new UsageError(`--${name} must be an integer`);
-  return value;
-};
-const optional = (values: Values, name: string): string | undefined =>
-  typeof values[name] === 'string' ? (values[name] as string) : undefined;
-
-const list = (values: Values, name: string): string[] => {
-  const value = values[name];
-  return Array.isArray(value) ? value : [];
-};
-
-class UsageError extends Error {}
-
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) throw new UsageError('pipe the secret key on standard input (e.g. from a secrets manager)');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
+  create-ti-event --resource-id N --title T [--description D] [--photo URL ...] [--start-date ISO]
+                  [--end-date ISO] [--inactive]
+                                        creates or updates (by title in the resource) a ticketed
+                                        event; the resource needs the setting ti_events_system
+  create-ti-ticket --ti-event-id N --title T --quantity N --price MINOR_UNITS --currency USD
+                   [--description D] [--private] [--inactive] [--unassign-limit N]
+                                        creates or updates (by title in the event) a ticket;
+                                        --unassign-limit: how often an owner may take a pass back
+                                        (default 1)
+  create-sponsorship --resource-id N --sponsor-id N --pricing-id N [--slots N] [--seats-per-slot N]
+                     [--title T] [--description D] [--purchase-key K] [--not-paying-by-sponsor]
+                     [--no-autorenew]
+                                        a sponsorship (gift) with its slots, as checkout creates
+                                        one for a purchase; --purchase-key makes a repeat answer
+                                        the first (default: a new key)
+${PROMO_USAGE}${PLATFORM_USAGE}${PROVIDER_USAGE}`;
 
 /** A service account as the operator sees it: no key, no hash. */
 const showServiceAccount = (account: ServiceAccount | undefined) =>
@@ -142,6 +138,8 @@ const relationshipLabel = (status: RelationshipStatus): string =>
   relationshipStatusToJSON(status).replace('RELATIONSHIP_STATUS_', '').toLowerCase();
 
 const COMMANDS: Record<string, (clients: AdminClients, values: Values, positionals: string[]) => Promise<unknown>> = {
+  ...PLATFORM_COMMANDS,
+  ...PROMO_COMMANDS,
   'load-fixture': async (clients, values, [file]) => {
     if (!file) throw new UsageError('load-fixture needs a file');
     const fixture = parseFixture(JSON.parse(await readFile(file, 'utf8')));
@@ -183,6 +181,7 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
       private: values['private'] === true,
       externalSourceIds: optional(values, 'external-source-ids') ?? '',
       usersLimit: optional(values, 'users-limit') === undefined ? undefined : integer(values, 'users-limit'),
+      type: optional(values, 'type'),
     }),
   'create-member': async (clients, values) => {
     const user = await clients.identity.upsertMember({
@@ -270,6 +269,41 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
         description: optional(values, 'description') ?? '',
       }),
     ),
+  'create-ti-event': (clients, values) =>
+    clients.tiEvents.upsertEvent({
+      resourceId: integer(values, 'resource-id'),
+      title: text(values, 'title'),
+      description: optional(values, 'description'),
+      active: values['inactive'] !== true,
+      photo: list(values, 'photo'),
+      startDate: optional(values, 'start-date'),
+      endDate: optional(values, 'end-date'),
+    }),
+  'create-ti-ticket': (clients, values) =>
+    clients.tiEvents.upsertTicket({
+      tiEventId: integer(values, 'ti-event-id'),
+      title: text(values, 'title'),
+      description: optional(values, 'description'),
+      quantity: integer(values, 'quantity'),
+      price: integer(values, 'price'),
+      currency: text(values, 'currency'),
+      active: values['inactive'] !== true,
+      private: values['private'] === true,
+      unassignLimit: optional(values, 'unassign-limit') === undefined ? 1 : integer(values, 'unassign-limit'),
+    }),
+  'create-sponsorship': (clients, values) =>
+    clients.sponsorships.createSponsorship({
+      resourceId: integer(values, 'resource-id'),
+      sponsorId: integer(values, 'sponsor-id'),
+      pricingId: integer(values, 'pricing-id'),
+      purchaseKey: optional(values, 'purchase-key') ?? `admin-${randomUUID()}`,
+      slots: optional(values, 'slots') === undefined ? 1 : integer(values, 'slots'),
+      seatsPerSlot: optional(values, 'seats-per-slot') === undefined ? 1 : integer(values, 'seats-per-slot'),
+      title: optional(values, 'title') ?? '',
+      description: optional(values, 'description') ?? '',
+      isPayingBySponsor: values['not-paying-by-sponsor'] !== true,
+      autorenew: values['no-autorenew'] !== true,
+    }),
   'issue-login-token': async (clients, values) => {
     const ttl = optional(values, 'ttl-seconds');
     const issued = await clients.recovery.issueExternalLoginToken({
@@ -301,6 +335,7 @@ const STRING_OPTIONS = [
   'external-source-ids',
   'parent-plan-id',
   'users-limit',
+  'type',
   'id',
   'user-id',
   'ttl-seconds',
@@ -312,10 +347,30 @@ const STRING_OPTIONS = [
   'start-date',
   'end-date',
   'description',
+  'ti-event-id',
+  'quantity',
+  'unassign-limit',
+  'sponsor-id',
+  'slots',
+  'seats-per-slot',
+  'purchase-key',
+  ...PROMO_STRING_OPTIONS,
+  ...PLATFORM_STRING_OPTIONS,
   ...PROVIDER_STRING_OPTIONS,
 ];
-const MULTIPLE_OPTIONS = ['grant', ...PROVIDER_MULTIPLE_OPTIONS];
-const FLAG_OPTIONS = ['force', 'private', 'inactive', 'full-access', 'can-own-teams', ...PROVIDER_FLAG_OPTIONS];
+const MULTIPLE_OPTIONS = ['grant', 'photo', ...PROMO_MULTIPLE_OPTIONS, ...PLATFORM_MULTIPLE_OPTIONS, ...PROVIDER_MULTIPLE_OPTIONS];
+const FLAG_OPTIONS = [
+  'force',
+  'private',
+  'inactive',
+  'full-access',
+  'can-own-teams',
+  'not-paying-by-sponsor',
+  'no-autorenew',
+  ...PROMO_FLAG_OPTIONS,
+  ...PLATFORM_FLAG_OPTIONS,
+  ...PROVIDER_FLAG_OPTIONS,
+];
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;

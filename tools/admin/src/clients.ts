@@ -14,9 +14,16 @@ const ADMIN_CLIENTS = [
   'recovery',
   'connections',
   'invitations',
+  'tiEvents',
+  'sponsorships',
   'providerConfig',
   'crm',
   'listmgr',
+  'templates',
+  'captcha',
+  'publicEvents',
+  'webhooks',
+  'promoCodes',
 ] as const;
 
 export type AdminClients = Clients<(typeof ADMIN_CLIENTS)[number]> & { close(): void };

@@ -11,6 +11,8 @@ const pricingSchema = z.object({
   external_source_ids: z.string().default(''),
   /** Seats of a team pricing (shown on team plan lists); absent: no limit. */
   users_limit: z.number().int().min(0).optional(),
+  /** `standard` (default), `gift`, `team` or `event_pass` (docs/adr/0140). */
+  type: z.enum(['standard', 'gift', 'team', 'event_pass']).optional(),
 });
 
 const planSchema = z
@@ -27,6 +29,29 @@ const planSchema = z
     pricings: z.array(pricingSchema.strict()).default([]),
   })
   .strict();
+
+/** A ticket of an event; `price` in minor units; `unassign_limit`: how often an owner may take a pass back. */
+const ticketSchema = z.object({
+  title: z.string().min(1),
+  description: z.string().optional(),
+  quantity: z.number().int().min(0),
+  price: z.number().int().min(0),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  active: z.boolean().default(true),
+  private: z.boolean().default(false),
+  unassign_limit: z.number().int().min(0).default(1),
+});
+
+/** A ticketed event (document 2 F); the resource needs the setting `ti_events_system`. */
+const tiEventSchema = z.object({
+  title: z.string().min(1),
+  description: z.string().optional(),
+  active: z.boolean().default(true),
+  photo: z.array(z.string().url()).default([]),
+  start_date: z.string().optional(),
+  end_date: z.string().optional(),
+  tickets: z.array(ticketSchema.strict()).default([]),
+});
 
 /** A reference to a Pricing by plan slug and pricing title, resolved to IDs at load time. */
 const pricingRef = z.object({ plan: z.string(), pricing: z.string() });
@@ -51,6 +76,7 @@ const resourceSchema = z.object({
   default_subscription: pricingRef.optional(),
   plans: z.array(planSchema).default([]),
   members: z.array(memberSchema).default([]),
+  ti_events: z.array(tiEventSchema.strict()).default([]),
   /**
    * Card-provider secret keys per mode, stored sealed by billing (docs/adr/0120). Only for
    * development fixtures and the local fake's key: a real key never belongs in a file.

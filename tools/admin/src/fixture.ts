@@ -5,7 +5,7 @@ import { fixtureSchema, type Fixture, type ResourceFixture } from './fixture-sch
 export { fixtureSchema, type Fixture } from './fixture-schema.js';
 
 export interface LoadReport {
-  resources: Array<{ publicKey: string; id: number; plans: number; pricings: number; members: number }>;
+  resources: Array<{ publicKey: string; id: number; plans: number; pricings: number; members: number; ti_events: number }>;
 }
 
 /** Parses fixture JSON; throws with every problem listed. */
@@ -74,6 +74,7 @@ async function loadResource(clients: AdminClients, partnerId: number, fixture: R
         private: pricingFixture.private,
         externalSourceIds: pricingFixture.external_source_ids,
         usersLimit: pricingFixture.users_limit,
+        type: pricingFixture.type,
       });
       pricings.set(`${planFixture.slug}/${pricingFixture.title}`, pricing);
     }
@@ -110,11 +111,36 @@ async function loadResource(clients: AdminClients, partnerId: number, fixture: R
       });
     }
   }
+  for (const eventFixture of fixture.ti_events) {
+    const event = await clients.tiEvents.upsertEvent({
+      resourceId: resource.id,
+      title: eventFixture.title,
+      description: eventFixture.description,
+      active: eventFixture.active,
+      photo: eventFixture.photo,
+      startDate: eventFixture.start_date,
+      endDate: eventFixture.end_date,
+    });
+    for (const ticket of eventFixture.tickets) {
+      await clients.tiEvents.upsertTicket({
+        tiEventId: event.id,
+        title: ticket.title,
+        description: ticket.description,
+        quantity: ticket.quantity,
+        price: ticket.price,
+        currency: ticket.currency,
+        active: ticket.active,
+        private: ticket.private,
+        unassignLimit: ticket.unassign_limit,
+      });
+    }
+  }
   return {
     publicKey: resource.publicKey,
     id: resource.id,
     plans: fixture.plans.length,
     pricings: pricings.size,
     members: fixture.members.length,
+    ti_events: fixture.ti_events.length,
   };
 }

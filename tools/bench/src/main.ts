@@ -10,6 +10,7 @@
 //   --profile ID        run one endpoint (plans, plan, user, signin, refresh) under node
 //                       --cpu-prof and print the top frames of each process instead
 //   --rounds N, --seconds N   override the mode's rounds and seconds per run
+//   --only ID[,ID]      measure only these endpoints (and their baselines), e.g. `plans,event`
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -70,6 +71,7 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     rounds: { type: 'string' },
     seconds: { type: 'string' },
+    only: { type: 'string' },
   },
 });
 const base = MODES[args.smoke ? 'smoke' : 'full'];
@@ -85,6 +87,11 @@ const mode: Mode = {
   seconds: positive(args.seconds, base.seconds, 'seconds'),
   latencySeconds: positive(args.seconds, base.latencySeconds, 'seconds'),
 };
+const onlyIds = args.only?.split(',').map((id) => id.trim());
+const unknownId = onlyIds?.find((id) => !ENDPOINTS.some((endpoint) => endpoint.id === id));
+if (unknownId !== undefined) throw new Error(`--only takes ${ENDPOINTS.map((endpoint) => endpoint.id).join(', ')}; not ${unknownId}`);
+/** The endpoints this run measures. */
+const SELECTED = onlyIds ? ENDPOINTS.filter((endpoint) => onlyIds.includes(endpoint.id)) : ENDPOINTS;
 const profileId = args.profile as EndpointId | undefined;
 if (profileId !== undefined && !ENDPOINTS.some((endpoint) => endpoint.id === profileId)) {
   throw new Error(`--profile must be one of ${ENDPOINTS.map((endpoint) => endpoint.id).join(', ')}`);
@@ -209,7 +216,7 @@ const baselineOf = (id: EndpointId): BaselineId | undefined => {
 async function measureRounds(bench: Bench): Promise<Sample[]> {
   const samples: Sample[] = [];
   for (let round = 0; round < mode.rounds; round++) {
-    for (const endpoint of ENDPOINTS) {
+    for (const endpoint of SELECTED) {
       const baseline = baselineOf(endpoint.id);
       const order: Array<[EndpointId | BaselineId, EndpointId | undefined]> = baseline
         ? [
@@ -268,14 +275,14 @@ async function runBenchmark(config: DevstackConfig, stack: RunningStack, scenari
   const loadBefore = loadavg();
 
   log(`warming up (${mode.warmupSeconds} s per target)`);
-  for (const id of [...ENDPOINTS.map((endpoint) => endpoint.id), 'bare-json', 'one-hop', 'hash'] as const) {
+  for (const id of [...SELECTED.map((endpoint) => endpoint.id), 'bare-json', 'one-hop', 'hash'] as const) {
     await bench.measure(id, -1, mode.warmupSeconds);
   }
   const samples = await measureRounds(bench);
 
   const rows: EndpointRow[] = [];
   const latencyRuns: Record<string, LoadResult> = {};
-  for (const endpoint of ENDPOINTS) {
+  for (const endpoint of SELECTED) {
     const rounds = roundSamples(samples, endpoint.id);
     const rate = latencyRate(endpointRow(endpoint, rounds));
     const latency = await bench.latency(endpoint.id, rate, mode.latencySeconds);
@@ -289,7 +296,7 @@ async function runBenchmark(config: DevstackConfig, stack: RunningStack, scenari
     `\nMasthead benchmark (${mode.name}: ${mode.rounds} rounds × ${mode.seconds} s, ${cpus().length} cores, load ${loadBefore.map((value) => value.toFixed(1)).join(' ')})\n`,
   );
   console.log(formatTable(rows, baselinesTable));
-  const breakdown = [...ENDPOINTS, ...BASELINES].map((spec) => {
+  const breakdown = [...SELECTED, ...BASELINES].map((spec) => {
     const runs = samples
       .filter((sample) => sample.id === spec.id)
       .map((sample) => ({

@@ -72,6 +72,13 @@ export async function arrangeScenario(origin: string): Promise<Scenario> {
       body: credentials,
       bodies: BENCH_MEMBERS.map((member) => JSON.stringify(member)),
     },
+    // A guest page view, as embedded clients send one on every page load (document 2 L).
+    event: {
+      url: `${api}/user/event`,
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ name: 'page_view', value: '/bench/article', content_key: 'bench-article' }),
+    },
     // reusable_refresh keeps the record, so one body can be repeated (document 1, B).
     refresh: {
       url: `${api}/authorization/refresh`,
@@ -81,5 +88,6 @@ export async function arrangeScenario(origin: string): Promise<Scenario> {
     },
   };
   for (const id of ['plan', 'user'] as const) await call(targets[id].url, { headers: targets[id].headers }, 200);
+  await call(targets.event.url, { method: 'POST', headers: targets.event.headers, body: targets.event.body }, 200);
   return { targets, plansJson };
 }

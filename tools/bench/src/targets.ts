@@ -1,5 +1,5 @@
 /** A measured endpoint of the public API. */
-export type EndpointId = 'plans' | 'plan' | 'user' | 'signin' | 'refresh';
+export type EndpointId = 'plans' | 'plan' | 'user' | 'signin' | 'refresh' | 'event';
 /** A baseline measured in the same run. */
 export type BaselineId = 'bare-json' | 'one-hop' | 'hash';
 
@@ -22,6 +22,10 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
   { id: 'user', label: 'GET /user', target: { kind: 'ratio', baseline: 'one-hop', min: 0.5 }, connections: 32 },
   { id: 'signin', label: 'POST /authorization', target: { kind: 'ratio', baseline: 'hash', min: 0.85 }, connections: 16 },
   { id: 'refresh', label: 'POST /authorization/refresh', target: { kind: 'absolute', min: 240 }, connections: 32 },
+  // Every page load of an embedded client sends one (document 2 L): a guest write that waits for
+  // JetStream's acknowledgement (docs/adr/0172), so it is held to a guest read's hop, not to a
+  // database write.
+  { id: 'event', label: 'POST /user/event', target: { kind: 'ratio', baseline: 'one-hop', min: 0.5 }, connections: 32 },
 ];
 
 export const BASELINES: readonly { id: BaselineId; label: string; connections: number }[] = [

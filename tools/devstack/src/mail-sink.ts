@@ -3,10 +3,19 @@ import { join } from 'node:path';
 import { connect, StringCodec, type NatsConnection } from 'nats';
 
 /**
- * The mail events of identity (docs/adr/0056): each carries the address and the code a mail
- * sender would write into a message. Listed here because devstack depends on no service.
+ * The mail events of identity (docs/adr/0056) and community (pass invitations and pass
+ * authorization tokens, ADR 0152-0153; slot invitations, ADR 0155): each carries the address (or
+ * the attendee) and the code a mail sender would write into a message. Listed here because
+ * devstack depends on no service.
  */
-export const MAIL_EVENT_NAMES = ['email_confirmation_requested', 'password_reset_requested', 'email_change_requested'] as const;
+export const MAIL_EVENT_NAMES = [
+  'email_confirmation_requested',
+  'password_reset_requested',
+  'email_change_requested',
+  'ti_event_pass_invite',
+  'ti_event_pass_assigned',
+  'sponsor_slot_invitation',
+] as const;
 
 export interface MailSink {
   close(): Promise<void>;
@@ -16,7 +25,7 @@ interface MailEvent {
   id?: string;
   name?: string;
   occurred_at?: string;
-  payload?: { email?: string };
+  payload?: { email?: string | null; recipient_email?: string; assign_id?: number };
 }
 
 const codec = StringCodec();
@@ -39,7 +48,7 @@ export async function startMailSink(natsUrl: string, dir: string, log: (message:
         const text = codec.decode(message.data);
         try {
           const event = JSON.parse(text) as MailEvent;
-          const to = event.payload?.email ?? 'unknown';
+          const to = event.payload?.email ?? event.payload?.recipient_email ?? `user-${event.payload?.assign_id ?? 'unknown'}`;
           const file = join(dir, `${safe(event.occurred_at ?? new Date().toISOString())}-${name}-${safe(to)}.json`);
           await writeFile(file, `${JSON.stringify(event, null, 2)}\n`);
           log(`mail ${name} to ${to}: ${file}`);

@@ -7,14 +7,24 @@ import { AccountRequestPaymentServiceService } from '@masthead/proto/billing/acc
 import { CardProviderConnectServiceService } from '@masthead/proto/billing/connect';
 import { CardProviderConnectionServiceService } from '@masthead/proto/billing/connection';
 import { LegacySourceServiceService } from '@masthead/proto/billing/legacy_sources';
+import { CheckoutServiceService } from '@masthead/proto/billing/checkout';
+import { ExternalPurchaseServiceService } from '@masthead/proto/billing/external';
 import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
+import { PromoCodeServiceService } from '@masthead/proto/billing/promos';
+import { RenewalServiceService } from '@masthead/proto/billing/renewals';
+import { WebhookServiceService } from '@masthead/proto/billing/webhooks';
+import { TransactionServiceService } from '@masthead/proto/billing/transactions';
 import { MemberViewsServiceService } from '@masthead/proto/catalog/member_views';
 import { MembershipsServiceService } from '@masthead/proto/catalog/memberships';
 import { PlansServiceService } from '@masthead/proto/catalog/plans';
 import { PricingsServiceService } from '@masthead/proto/catalog/pricings';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { InvitationsServiceService } from '@masthead/proto/community/invitations';
+import { PassesServiceService } from '@masthead/proto/community/passes';
+import { SponsorshipsServiceService } from '@masthead/proto/community/sponsorships';
 import { TeamsServiceService } from '@masthead/proto/community/teams';
+import { TicketSalesServiceService } from '@masthead/proto/community/ticket_sales';
+import { TiEventsServiceService } from '@masthead/proto/community/ti_events';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { MemberAccessServiceService } from '@masthead/proto/identity/access';
 import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
@@ -27,6 +37,11 @@ import { AudienceServiceService } from '@masthead/proto/integrations/audience';
 import { CrmServiceService } from '@masthead/proto/integrations/crm';
 import { ListManagerServiceService } from '@masthead/proto/integrations/listmgr';
 import { ProviderConfigServiceService } from '@masthead/proto/integrations/provider_config';
+import { CaptchaServiceService } from '@masthead/proto/integrations/captcha';
+import { PublicEventsServiceService } from '@masthead/proto/integrations/public_events';
+import { ResourceSettingsServiceService } from '@masthead/proto/integrations/resource_settings';
+import { TemplatesServiceService } from '@masthead/proto/integrations/templates';
+import { WebhooksServiceService } from '@masthead/proto/integrations/webhooks';
 import { createServiceClient, type ClientOptions, type ServiceClient, type UnaryServiceDefinition } from '../grpc/index.js';
 
 /** The six processes of OPERATIONS.md; each serves one or more gRPC services. */
@@ -74,11 +89,31 @@ export const SERVICE_CLIENTS = {
   connections: { definition: CardProviderConnectionServiceService, process: 'billing' },
   /** Integration-admin connect OAuth of the card provider (ADR 0126). */
   cardProviderConnect: { definition: CardProviderConnectServiceService, process: 'billing' },
+  /** Checkout: quotes, promo validation, payments (ADR 0142). */
+  checkout: { definition: CheckoutServiceService, process: 'billing' },
+  /** A member's transactions, invoices and receipts (document 2 G). */
+  transactions: { definition: TransactionServiceService, process: 'billing' },
+  /** External store purchases recorded by service accounts (document 2 I; ADR 0146). */
+  externalPurchases: { definition: ExternalPurchaseServiceService, process: 'billing' },
+  /** Renewal passes of paid memberships; operators and tests (ADR 0145). */
+  renewals: { definition: RenewalServiceService, process: 'billing' },
+  /** The card provider's webhook events (ADR 0147). */
+  cardProviderWebhooks: { definition: WebhookServiceService, process: 'billing' },
+  /** Promo codes; operators only (ADR 0144). */
+  promoCodes: { definition: PromoCodeServiceService, process: 'billing' },
   community: { definition: CommunityServiceService, process: 'community' },
   /** Teams and their members (document 2 C). */
   teams: { definition: TeamsServiceService, process: 'community' },
   /** Team invites, invitation codes, validation and activation (document 2 C, D). */
   invitations: { definition: InvitationsServiceService, process: 'community' },
+  /** Events, tickets and a member's passes grouped by them (document 2 F). */
+  tiEvents: { definition: TiEventsServiceService, process: 'community' },
+  /** What owners and attendees do with passes; the pass-token redemption (document 2 F). */
+  passes: { definition: PassesServiceService, process: 'community' },
+  /** The ticket inventory behind checkout: reserve, confirm, release (ADR 0151). */
+  ticketSales: { definition: TicketSalesServiceService, process: 'community' },
+  /** Sponsorships, slots and recipients; gift creation and renewal payer for billing (document 2 E). */
+  sponsorships: { definition: SponsorshipsServiceService, process: 'community' },
   integrations: { definition: IntegrationsServiceService, process: 'integrations' },
   /** The email-list provider `audience` (document 2 H; ADR 0160). */
   audience: { definition: AudienceServiceService, process: 'integrations' },
@@ -88,6 +123,16 @@ export const SERVICE_CLIENTS = {
   listmgr: { definition: ListManagerServiceService, process: 'integrations' },
   /** Provider settings and sealed secrets per resource: in, never out (ADR 0164). Operators only. */
   providerConfig: { definition: ProviderConfigServiceService, process: 'integrations' },
+  /** Published templates for embeds (document 2 K). */
+  templates: { definition: TemplatesServiceService, process: 'integrations' },
+  /** Inherited resource settings for embeds (document 2 K). */
+  resourceSettings: { definition: ResourceSettingsServiceService, process: 'integrations' },
+  /** Challenge-service keys: the public one out, the secret never (document 2 K). */
+  captcha: { definition: CaptchaServiceService, process: 'integrations' },
+  /** POST /user/event and the public event names (document 2 L). */
+  publicEvents: { definition: PublicEventsServiceService, process: 'integrations' },
+  /** Signed outbound webhook endpoints and their delivery log. Operators only. */
+  webhooks: { definition: WebhooksServiceService, process: 'integrations' },
 } as const satisfies Record<string, { definition: UnaryServiceDefinition; process: ProcessName }>;
 
 export type ClientName = keyof typeof SERVICE_CLIENTS;

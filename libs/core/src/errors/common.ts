@@ -176,3 +176,15 @@ export const accountRequestNotExists = defineError({
   code: 'account_request_not_exists',
   description: 'Account request not found',
 });
+
+/* Transactions and checkout codes the gateway checks before billing does (document 2 G; docs/adr/0142). */
+
+/** A transaction that does not exist, that the caller may not see, or a path ID that names none (document 2 G). */
+export const transactionNotExists = defineError({ status: 404, code: 'transaction_not_exists', description: 'Transaction does not exist' });
+
+/** Checkout: `items` is not a non-empty array of objects (at most 20). */
+export const invalidItems = defineError({
+  status: 409,
+  code: 'invalid_items',
+  description: 'items must be a non-empty array (at most 20) of {item_type, item_key}',
+});

@@ -29,7 +29,27 @@ type CodeMailed = { user_id: number; email: string; code: string; expires_at: st
 
 type ExtraDataField = { extra_data_id: number; user_id: number; group_key: string; field_key: string };
 
+type SponsorshipChanged = { sponsorship_id: number; sponsor_id: number };
+
 type MembershipChanged = { membership_id: number; user_id: number; pricing_id: number; plan_id: number };
+
+type TransactionSettled = {
+  transaction_id: number;
+  user_id: number;
+  kind: string;
+  amount: number;
+  currency: string;
+  status: string;
+  error: string | null;
+};
+
+type TransactionChanged = {
+  transaction_id: number;
+  user_id: number;
+  status: string;
+  amount_refunded: number;
+  dispute_status: string | null;
+};
 
 export type DomainEvents = {
   // identity
@@ -58,6 +78,10 @@ export type DomainEvents = {
   membership_created: MembershipChanged & { source: string };
   membership_renewal_changed: MembershipChanged & { autorenew: boolean };
   membership_detached: MembershipChanged;
+  /** Billing's changes (docs/adr/0145, 0146): a paid period, an end, new terms. */
+  membership_renewed: MembershipChanged & { end_date: string };
+  membership_ended: MembershipChanged & { reason: string };
+  membership_changed: MembershipChanged & { end_date: string | null; autorenew: boolean };
   // billing
   user_add_payment_method: {
     user_id: number;
@@ -67,10 +91,61 @@ export type DomainEvents = {
     pay_system: string;
     mode: string;
   };
+  /** A transaction settled (docs/adr/0141): checkout, renewal or external purchase. */
+  transaction_succeeded: TransactionSettled;
+  transaction_failed: TransactionSettled;
+  /** Provider webhooks (docs/adr/0147): a refund that completed the amount, a dispute's new status. */
+  transaction_refunded: TransactionChanged;
+  transaction_disputed: TransactionChanged;
+  /** Renewals of paid memberships (docs/adr/0145): each step of a period's renewal. */
+  renewal_succeeded: { membership_id: number; user_id: number; transaction_id: number; period_end: string | null };
+  renewal_failed: {
+    membership_id: number;
+    user_id: number;
+    transaction_id: number;
+    attempt: number;
+    /** Null when it was the last attempt: the membership lapses. */
+    next_attempt_at: string | null;
+    error: string | null;
+  };
+  membership_lapsed: { membership_id: number; user_id: number; reason: string };
   // community
   team_owner_create_team: { team_id: number; owner_id: number; name: string };
   individual_in_team_invite: { invite_id: number; team_id: number | null; email: string | null; code: string | null; inviter_id: number };
   invite_activated: { invite_id: number; team_id: number | null; user_id: number; subscription_id: number | null };
+  /** A ticket reservation was confirmed into passes owned by the buyer (ADR 0151). */
+  ti_event_passes_issued: { purchase_key: string; ti_event_id: number; ticket_id: number; owner_id: number; pass_ids: number[] };
+  /**
+   * A pass got its attendee. Carries the pass authorization token for the mail sender, like the
+   * codes of ADR 0056 (ADR 0153); `email` is the invitation's, null for a direct assignment.
+   */
+  ti_event_pass_assigned: {
+    pass_id: number;
+    ti_event_id: number;
+    ticket_id: number;
+    owner_id: number;
+    assign_id: number;
+    email: string | null;
+    authorization_token: string;
+    expires_at: string;
+  };
+  /** An owner invited an attendee by email; the code is for the mail sender (ADR 0152). */
+  ti_event_pass_invite: { pass_id: number; ti_event_id: number; owner_id: number; email: string; code: string };
+  /** A pending invitation was withdrawn or an attendee's assignment ended (ADR 0152). */
+  ti_event_pass_unassigned: { pass_id: number; owner_id: number; assign_id: number | null; email: string | null; kind: string };
+  ti_event_pass_extra_updated: { pass_id: number; owner_id: number; fields: string[] };
+  /** Billing bought a gift or sponsorship: the sponsorship exists with its slots (ADR 0156). */
+  sponsorship_created: { sponsorship_id: number; sponsor_id: number; pricing_id: number; purchase_key: string };
+  /** The four steps of PUT /sponsor/sponsored-subscriptions/{id}, one event each (document 2 E; ADR 0154). */
+  sponsor_subscription_text_updated: SponsorshipChanged & { title: string; description: string };
+  sponsor_subscription_payer_changed: SponsorshipChanged & { is_paying_by_sponsor: boolean };
+  sponsor_subscription_autorenew_changed: SponsorshipChanged & { membership_id: number; autorenew: boolean };
+  sponsor_subscription_next_subscription_changed: SponsorshipChanged & { membership_id: number; is_allowed_next_subscription: boolean };
+  /** A sponsor invited a slot recipient; the code is for the mail sender (ADR 0155). */
+  sponsor_slot_invitation: { slot_id: number; sponsorship_id: number; sponsor_id: number; recipient_email: string; code: string };
+  sponsor_slot_cleared: { slot_id: number; sponsorship_id: number; sponsor_id: number; user_ids: number[]; membership_ids: number[] };
+  sponsor_slot_activated: { slot_id: number; sponsorship_id: number; user_id: number; membership_id: number; pricing_id: number };
+  sponsor_payment_turned_off: { slot_id: number; sponsorship_id: number; user_id: number; membership_id: number | null };
   // integrations: email-list and CRM providers (docs/adr/0163)
   /** PUT /integrations/crm/user/tags: the map the member sent, and the spec's empty changes list. */
   user_update_crm_tags: { user_id: number; tags: Record<string, unknown>; changes: [] };
@@ -87,6 +162,26 @@ export type DomainEvents = {
     action: 'subscribe' | 'unsubscribe';
     lists: Array<{ list_id: string; state: string; error: string | null }>;
   };
+  // integrations: embedded clients (docs/adr/0172)
+  /** POST /user/event (document 2 L, docs/adr/0172): a public event with who and where; `occurred_at` is its timestamp. */
+  user_event: {
+    name: string;
+    value: string;
+    data: Record<string, unknown>;
+    content_key: string | null;
+    custom_recipient_email: string | null;
+    user_id: number | null;
+    session_id: number | null;
+    guest_session: string | null;
+    ip: string | null;
+    user_agent: string | null;
+    referrer: string | null;
+    host: string | null;
+    language: string | null;
+    language_id: number | null;
+  };
+  /** An operator changed the public event names: processes drop their cached list. */
+  event_names_updated: { name: string };
 };
 
 export type EventName = keyof DomainEvents;

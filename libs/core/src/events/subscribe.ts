@@ -32,3 +32,7 @@ export function onEvent<N extends EventName>(nats: NatsLink, name: N, logger: Lo
  * process starts anyway (events wait in its outbox, caches expire by TTL) (docs/adr/0182).
  */
 export type NatsLink = NatsConnection | Promise<NatsConnection>;
+
+/** The connection when it is made already, else undefined (never waits). */
+export const settledNow = (link: NatsLink): Promise<NatsConnection | undefined> =>
+  Promise.race([Promise.resolve(link), Promise.resolve(undefined)]);

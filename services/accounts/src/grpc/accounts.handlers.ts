@@ -1,7 +1,8 @@
 import type { AsyncImplementation } from '@masthead/core/grpc';
-import type { AccountsServiceService, Resource } from '@masthead/proto/accounts';
+import type { AccountsServiceService, Partner, Resource } from '@masthead/proto/accounts';
 import { partnerTitleRequired } from '../partners/partner.errors.js';
 import type { PartnerRepository } from '../partners/partner.repository.js';
+import type { PartnerRecord } from '../partners/partner.schema.js';
 import type { ResourceRecord } from '../resources/resource.schema.js';
 import type { ResourceService } from '../resources/resource.service.js';
 
@@ -20,6 +21,13 @@ const toResource = (record: ResourceRecord): Resource => ({
   active: record.active,
   settings: record.settings ?? {},
   allowedOrigins: record.allowed_origins ?? [],
+});
+
+const toPartner = (record: PartnerRecord): Partner => ({
+  id: record._id,
+  title: record.title,
+  active: record.active,
+  settings: record.settings ?? {},
 });
 
 /** Partners and resources (the accounts area proper). */
@@ -45,8 +53,10 @@ export function accountsHandlers({ resources, partners }: Deps): AsyncImplementa
     createPartner: async ({ title }) => {
       if (!title.trim()) throw partnerTitleRequired();
       const partner = (await partners.findByTitle(title.trim())) ?? (await partners.create(title.trim()));
-      return { id: partner._id, title: partner.title, active: partner.active };
+      return toPartner(partner);
     },
+    getEffectiveSettings: async ({ id }) => ({ settings: await resources.effectiveSettings(id) }),
+    setPartnerSettings: async ({ partnerId, settings }) => toPartner(await resources.setPartnerSettings(partnerId, settings ?? {})),
     upsertResource: async (request) =>
       toResource(
         await resources.upsert({

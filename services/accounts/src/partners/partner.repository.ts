@@ -22,6 +22,11 @@ export class PartnerRepository {
   }
 
   create(title: string): Promise<PartnerRecord> {
-    return insertWithNextId(this.db, this.model, { title, active: true, created_at: new Date() });
+    return insertWithNextId(this.db, this.model, { title, active: true, settings: {}, created_at: new Date() });
+  }
+
+  /** Replaces the partner's settings (last writer wins); null when there is no such partner. */
+  setSettings(id: number, settings: Record<string, unknown>): Promise<PartnerRecord | null> {
+    return this.model.findByIdAndUpdate(id, { $set: { settings } }, { new: true }).lean<PartnerRecord>().exec();
   }
 }

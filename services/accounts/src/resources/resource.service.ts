@@ -5,6 +5,8 @@ import type { PartnerRepository } from '../partners/partner.repository.js';
 import { invalidPublicKey } from './resource.errors.js';
 import type { ResourceRepository } from './resource.repository.js';
 import type { ResourceRecord } from './resource.schema.js';
+import { inheritSettings } from './settings.defaults.js';
+import type { PartnerRecord } from '../partners/partner.schema.js';
 
 export interface UpsertResourceCommand {
   publicKey: string;
@@ -55,6 +57,29 @@ export class ResourceService {
     const resource = await this.deps.resources.findById(id);
     if (!resource) throw resourceNotExists();
     return resource;
+  }
+
+  /**
+   * The resource's settings as inherited: its own over its partner's over the deployment's
+   * defaults (docs/adr/0170). 404 resource_not_exists when unknown.
+   */
+  async effectiveSettings(id: number): Promise<Record<string, unknown>> {
+    const resource = await this.get(id);
+    const partner = await this.deps.partners.findById(resource.partner_id);
+    return inheritSettings(resource.settings, partner?.settings);
+  }
+
+  /**
+   * Replaces a partner's settings and announces `resource_updated` for each of its active
+   * resources, whose inherited settings changed with them. 404 partner_not_exists when unknown.
+   */
+  async setPartnerSettings(partnerId: number, settings: Record<string, unknown>): Promise<PartnerRecord> {
+    const partner = await this.deps.partners.setSettings(partnerId, settings);
+    if (!partner) throw partnerNotExists();
+    for (const resource of await this.deps.resources.listActiveOfPartner(partnerId)) {
+      await this.deps.events.publish({ name: 'resource_updated', resourceId: resource._id, payload: { public_key: resource.public_key } });
+    }
+    return partner;
   }
 
   async config(id: number): Promise<ResourceConfigView> {

@@ -43,6 +43,50 @@ export interface NewCharge {
   currency: string;
 }
 
+/**
+ * A payment of one saved source: a provider payment (intent) for a payment method (`pm_…`), a
+ * charge for a legacy card (`card_…`). `offSession` marks a charge made without the member
+ * present (renewals).
+ */
+export interface NewPayment {
+  customer: string;
+  /** The provider ID of the source: `pm_…` or `card_…`. */
+  source: string;
+  amount: number;
+  currency: string;
+  offSession: boolean;
+}
+
+/** Where a payment stands on the provider, normalized over intents and charges. */
+export interface ProviderPayment {
+  /** `pi_…` for an intent, `ch_…` for a legacy charge. */
+  id: string;
+  status: 'succeeded' | 'requires_action' | 'processing' | 'failed' | 'canceled';
+  /** The settled (or failed) charge, once there is one: refunds and disputes name it. */
+  chargeId: string | null;
+  /** What the client needs to finish a payment that requires action (3-D Secure); else null. */
+  clientSecret: string | null;
+  /** The provider's failure code and message of a failed payment. */
+  failureCode: string | null;
+  failureMessage: string | null;
+  amount: number;
+  amountRefunded: number;
+  currency: string;
+}
+
+/** A charge as refunds and disputes see it. */
+export interface ProviderCharge {
+  id: string;
+  paymentIntent: string | null;
+  amount: number;
+  amountRefunded: number;
+  refunded: boolean;
+  disputed: boolean;
+  status: string;
+  /** Its refunds as the provider lists them now, oldest first. */
+  refunds: Array<{ id: string; amount: number; created: Date; reason: string | null }>;
+}
+
 export interface CardProvider {
   createCustomer(customer: NewCustomer, key: string): Promise<ProviderCustomer>;
   /** The customer of `email` created with `key`, or null. */
@@ -64,6 +108,16 @@ export interface CardProvider {
   /** A charge of the customer's default source. */
   createCharge(charge: NewCharge, key: string): Promise<{ id: string; status: string }>;
   findChargeByKey(customer: string, key: string): Promise<{ id: string; status: string } | null>;
+  /**
+   * Creates and confirms a payment of a saved source. A decline throws CardProviderFailure with
+   * the provider's code (`card_declined`…); "requires action" is an answer, not a failure.
+   */
+  createPayment(payment: NewPayment, key: string): Promise<ProviderPayment>;
+  /** The payment of `customer` created with `key` (intent or charge), or null. */
+  findPaymentByKey(customer: string, key: string): Promise<ProviderPayment | null>;
+  /** The payment's current state by its ID (`pi_…` or `ch_…`). */
+  retrievePayment(id: string): Promise<ProviderPayment>;
+  retrieveCharge(id: string): Promise<ProviderCharge>;
 }
 
 /** The provider answered with an error, refused the key, or missed its deadline. */

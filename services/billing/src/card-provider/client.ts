@@ -5,7 +5,10 @@ import type { BillingConfig } from '../config.js';
  * The `stripe` SDK's options for this deployment: its own API by default, or the server named by
  * CARDPROVIDER_API_BASE (a local fake in tests and `npm start`, docs/adr/0110), with the call
  * deadline of CARDPROVIDER_TIMEOUT_MS. Telemetry is off: it would report our latencies to the
- * provider in request headers.
+ * provider in request headers. No SDK network retries (docs/adr/0142): one attempt fits the
+ * request's budget (the SDK's default of two more would outlast GRPC_DEADLINE_MS), and a write is
+ * retried only through the provider-write ledger, which first looks for what an earlier attempt
+ * wrote (the local fake ignores Idempotency-Key, so an SDK retry of a charge is a second charge).
  */
 export function cardProviderClientOptions(
   config: Pick<BillingConfig, 'CARDPROVIDER_API_BASE' | 'CARDPROVIDER_TIMEOUT_MS'>,
@@ -18,7 +21,7 @@ export function cardProviderClientOptions(
  * connect host alike), so the OAuth client gets its own instance (connect-oauth.ts).
  */
 function clientOptionsFor(base: string | undefined, timeout: number): Stripe.StripeConfig {
-  const options: Stripe.StripeConfig = { telemetry: false, timeout };
+  const options: Stripe.StripeConfig = { telemetry: false, timeout, maxNetworkRetries: 0 };
   if (!base) return options;
   const url = new URL(base);
   const protocol = url.protocol === 'http:' ? 'http' : 'https';

@@ -8,6 +8,9 @@ export interface Member {
   userId: number;
   email: string;
   name: string;
+  /** The resource's public key and title (invoices; `item_resource` in checkout). */
+  resourceKey: string;
+  resourceTitle: string;
   settings: BillingSettings;
 }
 
@@ -19,6 +22,8 @@ export function memberOf(scope: MemberScope | undefined): Member {
     userId: scope.userId,
     email: scope.email,
     name: scope.name,
+    resourceKey: scope.resourceKey,
+    resourceTitle: scope.resourceTitle,
     settings: billingSettings(scope.resourceSettings),
   };
 }

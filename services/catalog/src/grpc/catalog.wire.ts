@@ -33,6 +33,7 @@ export const toPricing = (pricing: PricingRecord, plan: PlanRecord | null): Pric
   createdAt: iso(pricing.created_at),
   updatedAt: iso(pricing.updated_at),
   countryVat: pricing.country_vat ?? undefined,
+  type: pricing.type ?? 'standard',
 });
 
 export const toPlan = ({ plan, pricings }: PlanView): Plan => ({

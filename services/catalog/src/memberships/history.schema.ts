@@ -1,7 +1,24 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 
-/** What happened to a membership; later issues add renewals, downgrades and expiry. */
-export const MEMBERSHIP_ACTIONS = ['created', 'renewal_changed', 'detached'] as const;
+/**
+ * What happened to a membership. Billing's changes (docs/adr/0145, 0146): `renewed` (a paid
+ * period), `changed` (end date or autorenew set by an external store), and the ends `lapsed`
+ * (renewal failed for good), `refunded`, `downgraded`, `disputed` (a chargeback lost).
+ */
+export const MEMBERSHIP_ACTIONS = [
+  'created',
+  'renewal_changed',
+  'detached',
+  'renewed',
+  'changed',
+  'lapsed',
+  'refunded',
+  'downgraded',
+  'disputed',
+] as const;
+/** How billing may end a membership (EndMembership's `reason`). */
+export const END_REASONS = ['lapsed', 'refunded', 'downgraded', 'disputed', 'changed'] as const;
+export type EndReason = (typeof END_REASONS)[number];
 export type MembershipAction = (typeof MEMBERSHIP_ACTIONS)[number];
 
 export interface MembershipChangeRecord {

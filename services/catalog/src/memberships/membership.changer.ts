@@ -1,9 +1,14 @@
 import { subscriptionNotFound } from '@masthead/core/errors';
-import type { EventPublisher } from '@masthead/core/events';
+import type { DomainEvents, EventPublisher } from '@masthead/core/events';
+
+type MembershipChangedPayload = Pick<DomainEvents['membership_detached'], 'membership_id' | 'user_id' | 'pricing_id' | 'plan_id'>;
 import { claimKey, type MembershipClaimRepository } from './claim.repository.js';
 import type { MembershipDetachmentRepository } from './detachment.repository.js';
 import type { MembershipHistoryRepository } from './history.repository.js';
-import type { MembershipAction } from './history.schema.js';
+import type { EndReason, MembershipAction } from './history.schema.js';
+import { endOfPeriod } from '../pricings/period.js';
+import type { PricingRepository } from '../pricings/pricing.repository.js';
+import type { RenewalMarkerRepository } from './renewal-marker.repository.js';
 import type { MembershipRepository } from './membership.repository.js';
 import type { MembershipRecord } from './membership.schema.js';
 
@@ -12,6 +17,8 @@ interface MembershipChangerDeps {
   history: MembershipHistoryRepository;
   claims: MembershipClaimRepository;
   detachments: MembershipDetachmentRepository;
+  renewals: RenewalMarkerRepository;
+  pricings: PricingRepository;
   events: EventPublisher;
   /** Drops the user's cached membership reads in this process, before anyone is answered. */
   changed(userId: number): void;
@@ -60,6 +67,60 @@ export class MembershipChanger {
     return detached;
   }
 
+  /** The user's membership in the resource, active or not (billing's refetch). */
+  async get({ resourceId, userId, membershipId }: MembershipTarget): Promise<MembershipRecord> {
+    const membership = membershipId > 0 ? await this.deps.memberships.findOwned(resourceId, userId, membershipId) : null;
+    if (!membership) throw subscriptionNotFound();
+    return membership;
+  }
+
+  /**
+   * A paid renewal (docs/adr/0145): the end date moves one period of the Pricing on from `from`,
+   * once per period. A membership that no longer ends at `from` (renewed already, changed) is
+   * answered as it is; an inactive one is 404.
+   */
+  async renew(target: MembershipTarget, from: Date): Promise<MembershipRecord> {
+    const current = await this.findOwned(target);
+    if (current.end_date?.getTime() !== from.getTime()) return current;
+    const pricing = await this.deps.pricings.findInResource(current.resource_id, current.pricing_id);
+    const next = pricing ? endOfPeriod(from, pricing.period) : null;
+    if (!next) return current;
+    const renewed = (await this.deps.memberships.moveEndDate(current._id, from, next)) ?? (await this.get(target));
+    if (renewed.end_date?.getTime() === next.getTime() && (await this.deps.renewals.record(current._id, from))) {
+      await this.record(renewed, 'renewed', 'membership_renewed', { end_date: next.toISOString() });
+    }
+    return renewed;
+  }
+
+  /**
+   * Ends the membership for billing's `reason` (docs/adr/0145, 0146): inactive, claim released, a
+   * history row and membership_ended once. An inactive membership is answered as it is.
+   */
+  async end(target: MembershipTarget, reason: EndReason): Promise<MembershipRecord> {
+    const current = await this.get(target);
+    if (!current.active) return current;
+    const ended = await this.deps.memberships.deactivate(target.resourceId, target.userId, target.membershipId);
+    if (!ended || !(await this.deps.detachments.record(ended._id))) return this.get(target);
+    await this.releaseClaim(ended);
+    await this.record(ended, reason, 'membership_ended', { reason });
+    return ended;
+  }
+
+  /** New end date and/or autorenew of an active membership; a `changed` row when something changed. */
+  async changeTerms(target: MembershipTarget, terms: { endDate?: Date; autorenew?: boolean }): Promise<MembershipRecord> {
+    const current = await this.findOwned(target);
+    const set: { end_date?: Date; autorenew?: boolean } = {};
+    if (terms.endDate && current.end_date?.getTime() !== terms.endDate.getTime()) set.end_date = terms.endDate;
+    if (terms.autorenew !== undefined && terms.autorenew !== current.autorenew) set.autorenew = terms.autorenew;
+    if (Object.keys(set).length === 0) return current;
+    const changed = (await this.deps.memberships.setTerms(current._id, set)) ?? (await this.findOwned(target));
+    await this.record(changed, 'changed', 'membership_changed', {
+      end_date: changed.end_date?.toISOString() ?? null,
+      autorenew: changed.autorenew,
+    });
+    return changed;
+  }
+
   private async findOwned({ resourceId, userId, membershipId }: MembershipTarget): Promise<MembershipRecord> {
     const membership = membershipId > 0 ? await this.deps.memberships.findActiveOwned(resourceId, userId, membershipId) : null;
     if (!membership) throw subscriptionNotFound();
@@ -78,12 +139,9 @@ export class MembershipChanger {
 
   // No transactions on FerretDB: a failure between the update and these writes leaves the change
   // without its history row or event (the same trade-off as MembershipCreator).
-  private async record(
-    membership: MembershipRecord,
-    action: MembershipAction,
-    event: 'membership_renewal_changed' | 'membership_detached',
-    extra: { autorenew?: boolean },
-  ) {
+  private async record<
+    E extends 'membership_renewal_changed' | 'membership_detached' | 'membership_renewed' | 'membership_ended' | 'membership_changed',
+  >(membership: MembershipRecord, action: MembershipAction, event: E, extra: Omit<DomainEvents[E], keyof MembershipChangedPayload>) {
     await this.deps.history.append({
       membership_id: membership._id,
       user_id: membership.user_id,
@@ -92,16 +150,13 @@ export class MembershipChanger {
       action,
     });
     this.deps.changed(membership.user_id);
-    await this.deps.events.publish({
-      name: event,
-      resourceId: membership.resource_id,
-      payload: {
-        membership_id: membership._id,
-        user_id: membership.user_id,
-        pricing_id: membership.pricing_id,
-        plan_id: membership.plan_id,
-        ...extra,
-      },
-    });
+    const payload = {
+      membership_id: membership._id,
+      user_id: membership.user_id,
+      pricing_id: membership.pricing_id,
+      plan_id: membership.plan_id,
+      ...extra,
+    } as DomainEvents[E];
+    await this.deps.events.publish({ name: event, resourceId: membership.resource_id, payload });
   }
 }

@@ -29,8 +29,11 @@ export interface MembershipRequest {
   autorenew: boolean;
   startDate: Date;
   endDate: Date | null;
-  /** Who asked: `default` (joining a resource) or `grant` (an operator). Carried in the event. */
-  source: 'default' | 'grant';
+  /**
+   * Who asked: `default` (joining a resource), `grant` (an operator), `purchase` (billing's
+   * checkout) or `external` (an external store, through billing). Carried in the event.
+   */
+  source: 'default' | 'grant' | 'purchase' | 'external';
 }
 
 /**

@@ -84,6 +84,31 @@ export class MembershipRepository {
       .exec();
   }
 
+  /** The user's membership of that ID in the resource, active or not. */
+  findOwned(resourceId: number, userId: number, id: number): Promise<MembershipRecord | null> {
+    return this.model.findOne({ _id: id, resource_id: resourceId, user_id: userId }).lean<MembershipRecord>().exec();
+  }
+
+  /**
+   * Moves an active membership's end date from `from` to `to`; null when it no longer ends at
+   * `from`. Two renewals of the same period write the same value (FerretDB's guard is
+   * read-then-write), and a marker elects who records it.
+   */
+  moveEndDate(id: number, from: Date, to: Date): Promise<MembershipRecord | null> {
+    return this.model
+      .findOneAndUpdate({ _id: id, active: true, end_date: from }, { $set: { end_date: to, updated_at: new Date() } }, { new: true })
+      .lean<MembershipRecord>()
+      .exec();
+  }
+
+  /** Sets an active membership's end date and autorenew as given. */
+  setTerms(id: number, terms: { end_date?: Date | null; autorenew?: boolean }): Promise<MembershipRecord | null> {
+    return this.model
+      .findOneAndUpdate({ _id: id, active: true }, { $set: { ...terms, updated_at: new Date() } }, { new: true })
+      .lean<MembershipRecord>()
+      .exec();
+  }
+
   findActiveOfPricing(resourceId: number, userId: number, pricingId: number): Promise<MembershipRecord | null> {
     return this.model
       .findOne({ resource_id: resourceId, user_id: userId, pricing_id: pricingId, active: true })

@@ -6,7 +6,7 @@ import { pricingNotFound } from '../pricings/pricing.errors.js';
 import { membershipPending } from './membership.errors.js';
 import type { PricingRepository } from '../pricings/pricing.repository.js';
 import type { AttachDefaultCommand, GrantMembershipCommand } from './membership.command.js';
-import type { MembershipChangeRecord } from './history.schema.js';
+import type { EndReason, MembershipChangeRecord } from './history.schema.js';
 import type { MembershipHistoryRepository } from './history.repository.js';
 import type { MembershipChanger, MembershipTarget } from './membership.changer.js';
 import type { MembershipCreator } from './membership.creator.js';
@@ -97,10 +97,30 @@ export class MembershipService {
         autorenew: command.autorenew,
         startDate,
         endDate: command.endDate ?? endOfPeriod(startDate, pricing.period),
-        source: 'grant',
+        source: command.source,
       })) ?? (await this.deps.memberships.findActiveOfPricing(resourceId, userId, pricingId));
     if (!membership) throw membershipPending();
     return this.view(resourceId, membership);
+  }
+
+  /** Billing's refetch: the user's membership, active or not; 404 subscription_not_found. */
+  async get(target: MembershipTarget): Promise<MembershipView> {
+    return this.view(target.resourceId, await this.deps.changer.get(target));
+  }
+
+  /** RenewMembership (docs/adr/0145); 404 subscription_not_found. */
+  async renew(target: MembershipTarget, fromEndDate: Date): Promise<MembershipView> {
+    return this.view(target.resourceId, await this.deps.changer.renew(target, fromEndDate));
+  }
+
+  /** EndMembership (docs/adr/0145, 0146); 404 subscription_not_found. */
+  async end(target: MembershipTarget, reason: EndReason): Promise<MembershipView> {
+    return this.view(target.resourceId, await this.deps.changer.end(target, reason));
+  }
+
+  /** ChangeMembershipTerms (docs/adr/0146); 404 subscription_not_found. */
+  async changeTerms(target: MembershipTarget, terms: { endDate?: Date; autorenew?: boolean }): Promise<MembershipView> {
+    return this.view(target.resourceId, await this.deps.changer.changeTerms(target, terms));
   }
 
   private async view(resourceId: number, membership: MembershipRecord): Promise<MembershipView> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parsePeriod } from './period.js';
+import { PRICING_TYPES } from './pricing.schema.js';
 
 /** "a, b,,c" → "a,b,c": the list is stored as the comma-separated string the API returns. */
 const normalizeSourceIds = (text: string) =>
@@ -31,6 +32,8 @@ export const upsertPricingCommand = z.object({
   externalSourceIds: z.string().transform(normalizeSourceIds),
   usersLimit: z.number().int().nonnegative('users_limit must be a non-negative integer').optional(),
   countryVat: z.string().trim().max(64, 'country_vat: at most 64 characters').optional(),
+  /** Absent keeps the stored type (`standard` on create). */
+  type: z.enum(PRICING_TYPES, { message: `type: one of ${PRICING_TYPES.join(', ')}` }).optional(),
 });
 
 export type UpsertPricingCommand = z.output<typeof upsertPricingCommand>;

@@ -14,7 +14,10 @@ export const PUBLIC_PRICING_LIST: ListSpec = {
       price: { path: 'price', type: 'number' },
       currency: { path: 'currency', type: 'text' },
       period: { path: 'period', type: 'text' },
+      type: { path: 'type', type: 'text' },
     }),
+    // Existing clients spell this one in lower case: `filter={"subscriptions.type":"standard"}`.
+    'subscriptions.type': { path: 'type', type: 'text' },
     'Plans.id': { path: 'plan_id', type: 'number' },
   },
   // Like the plan list: newest first unless the caller orders by a field.

@@ -29,6 +29,9 @@ export class PricingRepository {
 
   async ready(): Promise<void> {
     await this.model.createIndexes();
+    // Rows stored before Pricings had a type are standard (docs/adr/0140); idempotent, so every
+    // replica may run it at start.
+    await this.model.updateMany({ type: { $exists: false } }, { $set: { type: 'standard' } }).exec();
   }
 
   /** Active pricings of several plans in one query, by ID ascending. */

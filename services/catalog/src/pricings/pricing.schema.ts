@@ -1,5 +1,13 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 
+/**
+ * What a Pricing sells (docs/adr/0140): `standard` memberships bought for oneself (the default),
+ * `gift` memberships bought for someone else, `team` seats and `event_pass` tickets. Clients list
+ * the ordinary ones with `filter={"subscriptions.type":"standard"}`.
+ */
+export const PRICING_TYPES = ['standard', 'gift', 'team', 'event_pass'] as const;
+export type PricingType = (typeof PRICING_TYPES)[number];
+
 export interface PricingRecord {
   _id: number;
   plan_id: number;
@@ -17,6 +25,7 @@ export interface PricingRecord {
   external_source_ids: string;
   users_limit: number | null;
   country_vat: string | null;
+  type: PricingType;
   created_at: Date;
   updated_at: Date;
 }
@@ -35,6 +44,7 @@ const pricingSchema = new Schema<PricingRecord>(
     external_source_ids: { type: String, default: '' },
     users_limit: { type: Number, default: null },
     country_vat: { type: String, default: null },
+    type: { type: String, enum: PRICING_TYPES, default: 'standard' },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },

@@ -78,6 +78,7 @@ export class PricingService {
     const changes: PricingChanges = { ...fields };
     if (command.usersLimit !== undefined) changes.users_limit = command.usersLimit;
     if (command.countryVat !== undefined) changes.country_vat = command.countryVat || null;
+    if (command.type !== undefined) changes.type = command.type;
 
     try {
       const existing = await this.deps.pricings.findByTitle(plan._id, command.title);
@@ -90,6 +91,7 @@ export class PricingService {
           title: command.title,
           users_limit: command.usersLimit ?? null,
           country_vat: command.countryVat || null,
+          type: command.type ?? 'standard',
         });
         return { pricing, plan };
       } catch (error) {

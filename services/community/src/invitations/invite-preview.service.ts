@@ -10,7 +10,7 @@ import { incorrectInvite, invalidInvitePreview, requestsLimitExceeded } from './
 import type { InviteRepository } from './invite.repository.js';
 import type { InviteRecord } from './invite.schema.js';
 import type { PreviewFlood } from './preview-flood.js';
-import { generateCode } from './team-invite.service.js';
+import { EMAIL_PATTERN, generateCode } from '../support/codes.js';
 
 interface Deps {
   invites: InviteRepository;
@@ -27,7 +27,6 @@ export interface InvitePreview {
 
 /** Operator codes: the code rule of team invites (document 2 Limits: 10-40) and its email rule. */
 const CODE_PATTERN = /^[A-Za-z0-9_-]{10,40}$/;
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const EMAIL_MAX = 60;
 
 const invalid = (field: string, message: string) => invalidRequestField(field, message, { [field]: message });

@@ -5,7 +5,7 @@ import type { ClientOf } from '@masthead/core/clients';
 import type { Pricing } from '@masthead/proto/catalog';
 import type { CreateTeamInviteRequest, UpdateTeamInviteRequest } from '@masthead/proto/community/invitations';
 import type { Caller } from '@masthead/proto/community/teams';
-import { randomBytes } from 'node:crypto';
+import { EMAIL_PATTERN, generateCode } from '../support/codes.js';
 import type { PaymentCustomers } from '../support/payment-customers.js';
 import { invalidTeamField } from '../teams/team.errors.js';
 import type { TeamAccess } from '../teams/team-access.js';
@@ -25,10 +25,6 @@ const EMAIL_MAX = 60;
 const TITLE_MAX = 128;
 const CODE_MIN = 10;
 const CODE_MAX = 40;
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** A generated code: 40 characters (document 2 C), 160 random bits. */
-export const generateCode = () => randomBytes(20).toString('hex');
 
 interface Deps {
   invites: InviteRepository;

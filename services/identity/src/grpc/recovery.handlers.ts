@@ -5,6 +5,7 @@ import type { CodeRequestService } from '../recovery/code-requests.service.js';
 import type { EmailChangeService } from '../recovery/email-change.service.js';
 import type { EmailConfirmationService } from '../recovery/email-confirmation.service.js';
 import type { ExternalLoginService } from '../recovery/external-login.service.js';
+import type { PassSignInService } from '../recovery/pass-sign-in.service.js';
 import type { PasswordResetService } from '../recovery/password-reset.service.js';
 import type { ResourceDirectory } from '@masthead/core/resources';
 
@@ -15,11 +16,12 @@ interface RecoveryHandlerDeps {
   passwordReset: PasswordResetService;
   emailChange: EmailChangeService;
   externalLogin: ExternalLoginService;
+  passSignIn: PassSignInService;
 }
 
 /** gRPC face of AccountRecoveryService (proto/defs/masthead/identity/v1/recovery.proto). */
 export function recoveryHandlers(deps: RecoveryHandlerDeps): AsyncImplementation<typeof AccountRecoveryServiceService> {
-  const { resources, codeRequests, emailConfirmation, passwordReset, emailChange, externalLogin } = deps;
+  const { resources, codeRequests, emailConfirmation, passwordReset, emailChange, externalLogin, passSignIn } = deps;
   return {
     resendConfirmation: async ({ resourceId, email, client }) => {
       await codeRequests.resendConfirmation({ resourceId, email, ip: client?.ip ?? '' });
@@ -48,5 +50,8 @@ export function recoveryHandlers(deps: RecoveryHandlerDeps): AsyncImplementation
 
     signInWithExternalToken: async ({ resourceId, token, client }, { requestId }) =>
       externalLogin.signIn(await resources.get(resourceId), token, sessionContextOf(client, requestId)),
+
+    signInWithPassToken: async ({ resourceId, token, client }, { requestId }) =>
+      passSignIn.signIn(await resources.get(resourceId), token, sessionContextOf(client, requestId)),
   };
 }

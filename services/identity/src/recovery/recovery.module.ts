@@ -21,6 +21,7 @@ import { EmailConfirmationService } from './email-confirmation.service.js';
 import { ExternalLoginService } from './external-login.service.js';
 import { MemberCodeRepository } from './member-code.repository.js';
 import { MemberCodes } from './member-codes.js';
+import { PassSignInService, type PassVoucher } from './pass-sign-in.service.js';
 import { PasswordResetService } from './password-reset.service.js';
 import { RecoveredSession } from './recovered-session.js';
 import { RecoveryLimits } from './recovery-limits.js';
@@ -42,6 +43,8 @@ export interface RecoveryDeps {
   limiter: AddressLimiter;
   profiles: ProfileService;
   access: AccessAnnouncer;
+  /** Community's word on pass authorization tokens (docs/adr/0153). */
+  passVoucher: PassVoucher;
 }
 
 export interface Recovery {
@@ -94,6 +97,7 @@ export async function createRecovery(deps: RecoveryDeps): Promise<Recovery> {
       recovered,
       maxTtlSeconds: config.EXTERNAL_LOGIN_TTL_SECONDS,
     }),
+    passSignIn: new PassSignInService({ users, limits, recovered, voucher: deps.passVoucher }),
   });
   return {
     service: { name: 'masthead.identity.v1.AccountRecoveryService', definition: AccountRecoveryServiceService, implementation },

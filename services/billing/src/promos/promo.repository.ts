@@ -1,0 +1,81 @@
+import { claimSlot, insertWithNextId, isDuplicateKey } from '@masthead/core/mongo';
+import type { Connection, Model } from 'mongoose';
+import { promoCodeExists } from './promo.errors.js';
+import { promoCodeModel, promoRedemptionModel, type PromoCodeRecord, type PromoRedemptionRecord } from './promo.schema.js';
+
+export type NewPromoCode = Omit<PromoCodeRecord, '_id' | 'code_key' | 'created_at' | 'updated_at'>;
+
+export const codeKey = (resourceId: number, code: string) => `${resourceId}:${code.trim().toUpperCase()}`;
+
+/** Storage of promo codes and their claimed uses. Reads name the resource. */
+export class PromoRepository {
+  private readonly codes: Model<PromoCodeRecord>;
+  private readonly redemptions: Model<PromoRedemptionRecord>;
+
+  constructor(private readonly db: Connection) {
+    this.codes = promoCodeModel(db);
+    this.redemptions = promoRedemptionModel(db);
+  }
+
+  async ready(): Promise<void> {
+    await Promise.all([this.codes.createIndexes(), this.redemptions.createIndexes()]);
+  }
+
+  /** 409 promo_code_exists for a code the resource has already (in any case). */
+  async insert(promo: NewPromoCode): Promise<PromoCodeRecord> {
+    const now = new Date();
+    try {
+      return await insertWithNextId(this.db, this.codes, {
+        ...promo,
+        code_key: codeKey(promo.resource_id, promo.code),
+        created_at: now,
+        updated_at: now,
+      });
+    } catch (error) {
+      if (isDuplicateKey(error)) throw promoCodeExists();
+      throw error;
+    }
+  }
+
+  findByCode(resourceId: number, code: string): Promise<PromoCodeRecord | null> {
+    return this.codes
+      .findOne({ code_key: codeKey(resourceId, code) })
+      .lean<PromoCodeRecord>()
+      .exec();
+  }
+
+  list(resourceId: number): Promise<PromoCodeRecord[]> {
+    return this.codes.find({ resource_id: resourceId }).sort({ _id: 1 }).lean<PromoCodeRecord[]>().exec();
+  }
+
+  setActive(id: number, active: boolean): Promise<PromoCodeRecord | null> {
+    return this.codes
+      .findOneAndUpdate({ _id: id }, { $set: { active, updated_at: new Date() } }, { new: true })
+      .lean<PromoCodeRecord>()
+      .exec();
+  }
+
+  uses(promoId: number): Promise<number> {
+    return this.redemptions.countDocuments({ promo_id: promoId }).exec();
+  }
+
+  /**
+   * Claims one use of a limited code for `claimKey` (a retry of the same checkout keeps its use):
+   * a unique slot insert, so parallel checkouts never take more than `maxUses` in all. False when
+   * every use is taken.
+   */
+  async claim(promoId: number, maxUses: number, claimKey: string): Promise<boolean> {
+    if (await this.redemptions.exists({ promo_id: promoId, claim_key: claimKey }).exec()) return true;
+    const slot = await claimSlot(
+      (n) => this.redemptions.create({ _id: `${promoId}:${n}`, promo_id: promoId, claim_key: claimKey, created_at: new Date() }),
+      await this.uses(promoId),
+      maxUses,
+    );
+    return slot !== null;
+  }
+
+  /** Gives back the uses a checkout claimed (it failed: nothing was bought). */
+  async release(claimKey: string): Promise<void> {
+    await this.redemptions.deleteMany({ claim_key: claimKey }).exec();
+  }
+}

@@ -1,0 +1,84 @@
+import { createServiceClient } from '@masthead/core/grpc';
+import { PromoCodeServiceService, type CreatePromoCodeRequest } from '@masthead/proto/billing/promos';
+import type { Tenant } from '@masthead/testkit';
+import { expect } from 'vitest';
+import { cardProviderTenant, localStripe } from './card-provider-support.js';
+import { catalogKit, type Json } from './catalog-support.js';
+import { signedInMember } from './member-session.js';
+import type { StackHandle } from './support.js';
+
+/** A card that pays, one declined when charged, one that asks for 3-D Secure (localstripe, ADR 0110). */
+export const CARDS = { visa: '4242424242424242', declined: '4000000000000341', threeDSecure: '4000002760003184' } as const;
+
+/**
+ * Checkout arrangements (docs/adr/0142): a test-mode resource with a Pricing for sale, and
+ * members who saved a card through the documented flow (read-or-create the customer, the card
+ * attached by the browser, save-intents).
+ */
+export function billingKit(s: StackHandle) {
+  const provider = localStripe();
+  const kit = catalogKit(s);
+
+  /** A resource in test mode with its key stored, a `Digital` plan and a 9.99 USD monthly Pricing. */
+  async function shop(settings: Json = {}) {
+    const tenant = await cardProviderTenant(s, settings);
+    const plan = await kit.plan(tenant, 'digital', { title: 'Digital' });
+    const pricing = await kit.pricing(plan.id, 'Monthly', { price: 999, currency: 'USD', period: '1 month' });
+    return { tenant, plan, pricing };
+  }
+
+  /** A signed-in member of the tenant with a saved card (`number`), its local method ID and provider customer. */
+  async function buyer(tenant: Tenant, number: string = CARDS.visa) {
+    const m = await signedInMember(s, tenant);
+    const customer = await s.api('/user/payment-provider/cardprovider/customer', { headers: m.headers });
+    expect(customer.status).toBe(200);
+    const customerId = (customer.body['payment_customer'] as Json)['customer_id'] as string;
+    const card = await provider.attachCard(customerId, number);
+    const saved = await s.api('/user/payment-provider/cardprovider/save-intents', {
+      method: 'POST',
+      headers: m.headers,
+      json: { setup_intent: { payment_method: card['id'] } },
+    });
+    expect(saved.status).toBe(200);
+    return { ...m, customerId, methodId: (saved.body['payment_method'] as Json)['id'] as number, providerMethodId: card['id'] as string };
+  }
+
+  const item = (pricingId: number, extra: Json = {}) => ({ item_type: 'subscription', item_key: String(pricingId), ...extra });
+
+  const pay = (headers: Record<string, string>, items: Json[], idempotencyKey?: string) =>
+    s.api('/payment', {
+      method: 'POST',
+      headers: idempotencyKey ? { ...headers, 'idempotency-key': idempotencyKey } : headers,
+      json: { items },
+    });
+
+  /** Succeeded charges of the customer on the provider: the money actually taken. */
+  const paidCharges = async (customerId: string) =>
+    (await provider.chargesOf(customerId)).filter((charge) => charge['status'] === 'succeeded' && charge['paid'] !== false);
+
+  /** An operator's promo code (what `masthead-admin create-promo` does). */
+  async function promo(tenant: Tenant, request: Partial<CreatePromoCodeRequest> & { code: string }) {
+    const client = createServiceClient(PromoCodeServiceService, s.stack.env['BILLING_ADDR']!, { defaultDeadlineMs: 5000 });
+    try {
+      return await client.createPromoCode({
+        resourceId: tenant.resourceId,
+        discountType: 'percent',
+        discountValue: 10,
+        currency: '',
+        maxUses: 0,
+        validFrom: '',
+        validUntil: '',
+        pricingIds: [],
+        ...request,
+      });
+    } finally {
+      client.close();
+    }
+  }
+
+  /** The member's active memberships in the resource, as catalog stores them. */
+  const memberships = (tenant: Tenant, userId: number) =>
+    s.db('catalog').collection('memberships').find({ resource_id: tenant.resourceId, user_id: userId, active: true }).toArray();
+
+  return { provider, kit, shop, buyer, item, pay, paidCharges, promo, memberships };
+}
