@@ -9,23 +9,11 @@
 // Idempotent and quick when everything is present. Runs on any Node from 20 on (the machine's own),
 // then again on the project's; no dependencies.
 import { spawnSync } from 'node:child_process';
-import {
-  accessSync,
-  constants,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { underProjectNode } from './node-runtime.mjs';
+import { cacheDir, isExecutable, underProjectNode } from './node-runtime.mjs';
 
 const PNPM_VERSION = '9.15.9';
 const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB';
@@ -41,7 +29,6 @@ const STRIPE_MOCK_VERSION = 'v0.203.0';
 const STRIPE_MOCK_SUM = 'h1:EzW7nb/fphqcAkgVRHAaC88OaAZo6SBWSl54cflDTio=';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const cacheDir = resolve(process.env.MASTHEAD_CACHE_DIR || join(homedir(), '.cache', 'masthead'));
 const binDir = join(cacheDir, 'bin');
 
 const log = (msg) => console.log(`[bootstrap] ${msg}`);
@@ -49,15 +36,6 @@ const log = (msg) => console.log(`[bootstrap] ${msg}`);
 function fail(msg) {
   console.error(`[bootstrap] error: ${msg}`);
   process.exit(1);
-}
-
-function isExecutable(file) {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // PATH lookup without spawning `which`; sbin dirs added because Debian puts nats-server there

@@ -15,13 +15,14 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const cacheDir = resolve(process.env.MASTHEAD_CACHE_DIR || join(homedir(), '.cache', 'masthead'));
+/** Where the project keeps what it installs (bootstrap's tools too). */
+export const cacheDir = resolve(process.env.MASTHEAD_CACHE_DIR || join(homedir(), '.cache', 'masthead'));
 
 export const NODE_VERSION = readFileSync(join(repoRoot, '.node-version'), 'utf8').trim();
 
 const log = (message) => console.log(`[node] ${message}`);
 
-function isExecutable(file) {
+export function isExecutable(file) {
   try {
     accessSync(file, constants.X_OK);
     return true;
