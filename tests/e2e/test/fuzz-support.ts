@@ -327,6 +327,22 @@ function documented5xx(template: string | undefined, pending: boolean, status: n
   return template === '/user/cardprovider/customer' && code === 'internal_error';
 }
 
+/**
+ * The errors document 2 K spells outside the envelope: resource-settings without a resource answers
+ * 401 `[]`; a template not found answers 404 with `error` and `error_description`, no `req_guid`.
+ */
+function documentedBareError(template: string | undefined, status: number, body: unknown): boolean {
+  if (template === '/integrations/resource-settings') return status === 401 && Array.isArray(body) && body.length === 0;
+  const { error, error_description: description, ...rest } = (body ?? {}) as Record<string, unknown>;
+  return (
+    template === '/integrations/templates/{name}' &&
+    status === 404 &&
+    error === 'template_not_found' &&
+    typeof description === 'string' &&
+    Object.keys(rest).length === 0
+  );
+}
+
 /** Everything wrong with one answer (empty when it is fine). */
 export function problemsOf(
   template: string | undefined,
@@ -336,7 +352,9 @@ export function problemsOf(
 ): string[] {
   const problems: string[] = [];
   if (answer.status >= 500 && !documented5xx(template, pending, answer.status, answer.body)) problems.push(`status ${answer.status}`);
-  if (answer.status >= 400 && !isEnvelope(answer.body)) problems.push('error without the envelope and its req_guid');
+  if (answer.status >= 400 && !isEnvelope(answer.body) && !documentedBareError(template, answer.status, answer.body)) {
+    problems.push('error without the envelope and its req_guid');
+  }
   if (STACK_TRACE.test(answer.text)) problems.push('stack trace');
   for (const [name, value] of credentials(secrets)) {
     // A session result hands out new tokens, never the one sent; nothing else shows a credential.

@@ -53,7 +53,9 @@ describe('the OpenAPI document', () => {
         ),
       ),
     );
-    const missing = documentedCodes().filter((code) => !named.has(code));
+    // not_implemented is a pending route's answer: none may be left.
+    const pendingLeft = ROUTES.some((route) => !route.handler);
+    const missing = documentedCodes().filter((code) => !named.has(code) && (pendingLeft || code !== 'not_implemented'));
     expect(missing).toEqual([]);
     // The shared checks' codes are on every operation that needs a member.
     expect(document.paths['/user']!['get']!.responses['401']!['x-error-codes']).toEqual(
