@@ -1,7 +1,7 @@
 export { freePort } from './ports.js';
 export { canConnect } from './wait.js';
 export { cacheDir, resolveTools, type Tools } from './tools.js';
-export { spawnManaged, type ExitStatus, type ManagedProcess, type SpawnManagedOptions } from './process.js';
+export { isAlive, spawnManaged, type ExitStatus, type ManagedProcess, type SpawnManagedOptions } from './process.js';
 export type { StartedServer, StartServerOptions } from './server.js';
 export { startFerretDb } from './ferretdb.js';
 export { startNats } from './nats.js';

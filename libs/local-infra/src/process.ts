@@ -105,6 +105,16 @@ export async function spawnManaged(cmd: string, args: readonly string[], options
 }
 
 /** Resolves true when `promise` settles within `ms`, false otherwise; leaves no timer behind. */
+/** Whether a process of this PID still exists (signal 0 checks without signalling). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((resolve) => {

@@ -4,16 +4,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { FAKE_PROVIDER_KEY, startLocalStripe, startStripeMock, type StartedServer } from '../src/index.js';
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { FAKE_PROVIDER_KEY, isAlive, startLocalStripe, startStripeMock, type StartedServer } from '../src/index.js';
 
 const createCustomer = (server: StartedServer, email: string) =>
   fetch(`${server.url}/v1/customers`, {

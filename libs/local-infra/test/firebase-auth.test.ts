@@ -4,16 +4,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startFirebaseAuth, type StartedFirebaseAuth } from '../src/index.js';
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { isAlive, startFirebaseAuth, type StartedFirebaseAuth } from '../src/index.js';
 
 describe('startFirebaseAuth', () => {
   let dir: string;

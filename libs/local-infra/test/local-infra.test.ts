@@ -8,16 +8,7 @@ import { MongoClient } from 'mongodb';
 import { connect, StringCodec } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { freePort, spawnManaged, startFerretDb, startInfrastructure, startNats, type StartedServer } from '../src/index.js';
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { freePort, isAlive, spawnManaged, startFerretDb, startInfrastructure, startNats, type StartedServer } from '../src/index.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -1,19 +1,10 @@
-import { spawnManaged, type ManagedProcess } from '@masthead/local-infra';
+import { isAlive, spawnManaged, type ManagedProcess } from '@masthead/local-infra';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { Supervisor, type SupervisorEvents } from '../src/supervisor.js';
 
 /** A child that runs until it is signalled. */
 const sleeper = (name: string): Promise<ManagedProcess> => spawnManaged(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { name });
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function eventually<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

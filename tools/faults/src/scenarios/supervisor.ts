@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { canConnect, freePort } from '@masthead/local-infra';
+import { canConnect, freePort, isAlive } from '@masthead/local-infra';
 
 import { DRILL_ENV, repoRoot, sleep, waitFor } from '../drill.js';
 import { readStream } from '../evidence.js';
@@ -192,15 +192,6 @@ async function childrenOf(parent: number): Promise<Map<string, number>> {
   }
   return found;
 }
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function countProfileEvents(natsUrl: string): Promise<number> {
   return (await readStream(natsUrl, ['masthead.events.user_profile_updated'])).length;
