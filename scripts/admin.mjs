@@ -5,6 +5,10 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run } from './run.mjs';
+import { underProjectNode } from './node-runtime.mjs';
+
+// On the project's Node (.node-version), installed into the cache when the machine's is another.
+await underProjectNode(import.meta.url);
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'tools', 'admin', 'dist', 'cli.js');
 if (!existsSync(cli)) {

@@ -6,24 +6,14 @@
 //            be installed (only billing's tests need them)
 //   --deps   --tools, then `pnpm install`
 //   --build  --deps, then `pnpm exec turbo run build`
-// Idempotent and quick when everything is present. Plain Node 20, no dependencies.
+// Idempotent and quick when everything is present. Runs on any Node from 20 on (the machine's own),
+// then again on the project's; no dependencies.
 import { spawnSync } from 'node:child_process';
-import {
-  accessSync,
-  constants,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cacheDir, isExecutable, underProjectNode } from './node-runtime.mjs';
 
 const PNPM_VERSION = '9.15.9';
 const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB';
@@ -39,7 +29,6 @@ const STRIPE_MOCK_VERSION = 'v0.203.0';
 const STRIPE_MOCK_SUM = 'h1:EzW7nb/fphqcAkgVRHAaC88OaAZo6SBWSl54cflDTio=';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const cacheDir = resolve(process.env.MASTHEAD_CACHE_DIR || join(homedir(), '.cache', 'masthead'));
 const binDir = join(cacheDir, 'bin');
 
 const log = (msg) => console.log(`[bootstrap] ${msg}`);
@@ -47,15 +36,6 @@ const log = (msg) => console.log(`[bootstrap] ${msg}`);
 function fail(msg) {
   console.error(`[bootstrap] error: ${msg}`);
   process.exit(1);
-}
-
-function isExecutable(file) {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // PATH lookup without spawning `which`; sbin dirs added because Debian puts nats-server there
@@ -307,6 +287,10 @@ function build() {
   const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1' };
   if (!run('pnpm', ['exec', 'turbo', 'run', 'build'], { cwd: repoRoot, env })) fail('build failed');
 }
+
+// Everything below (pnpm, turbo, the tools' checks) runs on the project's Node (.node-version,
+// docs/adr/0186), installed into the cache from the npm registry when the machine's is another.
+await underProjectNode(import.meta.url);
 
 const flags = new Set(process.argv.slice(2));
 for (const flag of flags) {

@@ -2,6 +2,10 @@
 // (FerretDB, NATS, six services, gateway) and load the demo fixture.
 import { spawn } from 'node:child_process';
 import { run } from './run.mjs';
+import { underProjectNode } from './node-runtime.mjs';
+
+// On the project's Node (.node-version), installed into the cache when the machine's is another.
+await underProjectNode(import.meta.url);
 
 run(process.execPath, ['scripts/bootstrap.mjs', '--build']);
 

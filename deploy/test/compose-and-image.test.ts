@@ -37,6 +37,7 @@ const stages = instructions.reduce<string[][]>((all, line) => {
   return all;
 }, []);
 const rootPackage = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { packageManager: string };
+const nodeVersion = readFileSync(join(repoRoot, '.node-version'), 'utf8').trim();
 
 describe('compose.yaml', () => {
   it('runs mongo:7, nats:2.10 with JetStream, and the seven processes from one image', () => {
@@ -88,8 +89,8 @@ describe('compose.yaml', () => {
 });
 
 describe('Dockerfile', () => {
-  it('builds on node:20-bookworm-slim with the workspace pnpm, a frozen lockfile and turbo', () => {
-    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-bookworm-slim$/m);
+  it("builds on the project's Node (.node-version, bookworm-slim) with the workspace pnpm, a frozen lockfile and turbo", () => {
+    expect(dockerfile).toMatch(new RegExp(`^ARG NODE_IMAGE=node:${nodeVersion.replace(/\./g, '\\.')}-bookworm-slim$`, 'm'));
     // Every stage starts from that image or from an earlier stage.
     const named: string[] = [];
     for (const [from = ''] of stages) {

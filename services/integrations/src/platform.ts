@@ -80,13 +80,12 @@ export async function startPlatformAreas(runtime: ServiceRuntime, config: Integr
     now,
   });
 
-  // Cached copies follow operators' changes made through other processes.
-  const subscriptions = [
-    onEvent(nats, 'resource_updated', logger, (event) => {
-      if (typeof event.resource_id === 'number') settings.forget(event.resource_id);
-    }),
-    onEvent(nats, 'event_names_updated', logger, () => eventNames.forget()),
-  ];
+  // Cached copies follow operators' changes made through other processes (the subscriptions end
+  // when the runtime drains its NATS connection).
+  onEvent(nats, 'resource_updated', logger, (event) => {
+    if (typeof event.resource_id === 'number') settings.forget(event.resource_id);
+  });
+  onEvent(nats, 'event_names_updated', logger, () => eventNames.forget());
 
   let runner: WebhookDeliveryRunner | null = null;
   if (config.WEBHOOKS_ENABLED) {
@@ -138,7 +137,6 @@ export async function startPlatformAreas(runtime: ServiceRuntime, config: Integr
     ] as ServiceRegistration<unknown>[],
     async stop() {
       await runner?.stop();
-      for (const subscription of subscriptions) subscription.unsubscribe();
       accounts.close();
     },
   };

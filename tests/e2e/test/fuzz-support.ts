@@ -326,17 +326,18 @@ function documented5xx(template: string | undefined, status: number, body: unkno
 }
 
 /**
- * The errors document 2 K spells without the envelope: a template's 404 template_not_found has
- * no req_guid, and resource-settings without a resolvable resource answers 401 with `[]`.
+ * The errors document 2 K spells outside the envelope: resource-settings without a resource answers
+ * 401 `[]`; a template not found answers 404 with `error` and `error_description`, no `req_guid`.
  */
 function documentedBareError(template: string | undefined, status: number, body: unknown): boolean {
   if (template === '/integrations/resource-settings') return status === 401 && Array.isArray(body) && body.length === 0;
-  const record = body as { error?: unknown; error_description?: unknown } | undefined;
+  const { error, error_description: description, ...rest } = (body ?? {}) as Record<string, unknown>;
   return (
     template === '/integrations/templates/{name}' &&
     status === 404 &&
-    record?.error === 'template_not_found' &&
-    typeof record.error_description === 'string'
+    error === 'template_not_found' &&
+    typeof description === 'string' &&
+    Object.keys(rest).length === 0
   );
 }
 

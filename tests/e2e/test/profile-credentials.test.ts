@@ -233,7 +233,7 @@ describe('member credentials and photo', () => {
 /** A multipart/form-data POST /user/photo, as a browser form would send it. */
 async function upload(s: StackHandle, headers: Record<string, string>, content: Buffer, name: string, type: string, field = 'photo') {
   const form = new FormData();
-  form.append(field, new Blob([content], { type }), name);
+  form.append(field, new Blob([new Uint8Array(content)], { type }), name);
   const response = await fetch(`${s.stack.baseUrl}/user/photo`, { method: 'POST', headers, body: form });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { EventName } from './catalogue.js';
 import type { DomainEvent } from './publisher.js';
 import { EVENT_STREAM, EVENT_SUBJECT_PREFIX, ensureEventStream } from './stream.js';
-import type { NatsLink } from './subscribe.js';
+import { settledNow, type NatsLink } from './subscribe.js';
 
 const codec = StringCodec();
 
@@ -31,11 +31,13 @@ export interface DurableConsumer {
 /**
  * Reads one event name of the event stream with a durable consumer: created when missing, for new
  * events only (history is not replayed), shared by replicas, so an event a process was down for is
- * read when it is back. Waits for NATS when the connection is still being made (docs/adr/0182).
+ * read when it is back. Fails while NATS is still connecting (docs/adr/0182): `keepStarting`
+ * tries again, and stopping never waits for a connection.
  */
 export async function startDurableConsumer(options: DurableConsumerOptions): Promise<DurableConsumer> {
   const { durable, ackWaitMs, logger } = options;
-  const nats = await options.nats;
+  const nats = await settledNow(options.nats);
+  if (!nats) throw new Error('NATS is not connected yet');
   await ensureEventStream(nats, options.streamReplicas);
   const manager = await nats.jetstreamManager();
   try {

@@ -52,3 +52,7 @@ export interface EventListener {
  * process starts anyway (events wait in its outbox, caches expire by TTL) (docs/adr/0182).
  */
 export type NatsLink = NatsConnection | Promise<NatsConnection>;
+
+/** The connection when it is made already, else undefined (never waits). */
+export const settledNow = (link: NatsLink): Promise<NatsConnection | undefined> =>
+  Promise.race([Promise.resolve(link), Promise.resolve(undefined)]);

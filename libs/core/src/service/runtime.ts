@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
-import { connect, type NatsConnection } from 'nats';
+import { connect } from 'nats';
 import type { Logger } from 'pino';
-import { createEventPublisher, type EventPublisher, type NatsLink } from '../events/index.js';
+import { createEventPublisher, settledNow, type EventPublisher, type NatsLink } from '../events/index.js';
 import { startGrpcServer, type ServiceRegistration } from '../grpc/index.js';
 import { createLogger } from '../logging/index.js';
 import { startMetricsServer } from '../metrics/index.js';
@@ -74,10 +74,6 @@ async function connectNats(servers: string, name: string, logger: Logger): Promi
   logger.warn({ servers }, 'NATS is unreachable; starting anyway, events wait in the outbox');
   return connecting;
 }
-
-/** The connection when it is made already, else undefined (never waits). */
-const settledNow = (link: NatsLink): Promise<NatsConnection | undefined> =>
-  Promise.race([Promise.resolve(link), Promise.resolve(undefined)]);
 
 /**
  * Starts the gRPC server over an opened runtime. `stop` drains calls first, then the event relay,

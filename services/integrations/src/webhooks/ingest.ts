@@ -16,6 +16,7 @@ export const ingestConsumerName = (prefix: string, eventName: string): string =>
 export const webhookIdOf = (eventId: string): string => `msg_${eventId.replace(/-/g, '')}`;
 
 export interface IngestDeps {
+  /** Possibly still connecting: the process starts while NATS is down (docs/adr/0182). */
   nats: NatsLink;
   endpoints: EndpointRepository;
   deliveries: DeliveryRepository;
