@@ -182,3 +182,12 @@ export const invalidItems = defineError({
   code: 'invalid_items',
   description: 'items must be a non-empty array (at most 20) of {item_type, item_key}',
 });
+
+/**
+ * Ticket sales, answered by community's ticket inventory and by billing's checkout alike:
+ * a purchase line's `quantity` is not a whole number from 1 to 100.
+ */
+export const invalidQuantity = defineError({ status: 409, code: 'invalid_quantity', description: 'quantity must be between 1 and 100' });
+
+/** Fewer tickets are left than a purchase asks for: nothing was reserved or charged (docs/adr/0151). */
+export const ticketsSoldOut = defineError({ status: 409, code: 'ti_event_tickets_sold_out', description: 'Not enough tickets left' });

@@ -64,12 +64,6 @@ export const idempotencyKeyReused = defineError({
   description: 'This Idempotency-Key was used for another request',
 });
 
-/** A `ti_ticket` item's `quantity` is not a whole number from 1 to 100. */
-export const invalidQuantity = defineError({ status: 409, code: 'invalid_quantity', description: 'quantity must be between 1 and 100' });
-
-/** Fewer tickets are left than the item asks for: nothing was reserved or charged (docs/adr/0151). */
-export const ticketsSoldOut = defineError({ status: 409, code: 'ti_event_tickets_sold_out', description: 'Not enough tickets left' });
-
 /**
  * An earlier attempt with this Idempotency-Key ended without a payment and gave its tickets back
  * (another item of its cart could not be reserved): the key cannot reserve them again.

@@ -1,16 +1,9 @@
-import { isServiceError } from '@masthead/core/errors';
+import { invalidQuantity, isServiceError, ticketsSoldOut } from '@masthead/core/errors';
 import type { ServiceClient } from '@masthead/core/grpc';
 import type { Logger } from '@masthead/core/logging';
 import type { TicketSalesServiceService } from '@masthead/proto/community/ticket_sales';
 import type { Member } from '../support/member-scope.js';
-import {
-  idempotencyKeyReused,
-  invalidItemKey,
-  invalidQuantity,
-  purchaseInProgress,
-  purchaseReleased,
-  ticketsSoldOut,
-} from './checkout.errors.js';
+import { idempotencyKeyReused, invalidItemKey, purchaseInProgress, purchaseReleased } from './checkout.errors.js';
 import {
   itemIdOf,
   purchaseKeyOf,

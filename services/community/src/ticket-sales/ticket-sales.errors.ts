@@ -2,10 +2,6 @@ import { defineError } from '@masthead/core/errors';
 
 /** Checkout names a ticket that is not an active ticket of an active event of the resource. */
 export const ticketNotFound = defineError({ status: 404, code: 'ti_event_ticket_not_found', description: 'Ticket not found' });
-/** The quantity of a reservation is not between 1 and 100. */
-export const invalidQuantity = defineError({ status: 409, code: 'invalid_quantity', description: 'quantity must be between 1 and 100' });
-/** Fewer units are left than the purchase asks for: nothing is reserved. */
-export const ticketsSoldOut = defineError({ status: 409, code: 'ti_event_tickets_sold_out', description: 'Not enough tickets left' });
 /** A reservation without its purchase key. */
 export const invalidPurchaseKey = defineError({ status: 400, code: 'invalid_purchase_key', description: 'purchase_key is required' });
 /** The purchase key names a reservation of another ticket, buyer, quantity or resource. */

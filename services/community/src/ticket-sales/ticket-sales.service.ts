@@ -1,3 +1,4 @@
+import { invalidQuantity, ticketsSoldOut } from '@masthead/core/errors';
 import type { EventPublisher } from '@masthead/core/events';
 import type { ReserveTicketsRequest } from '@masthead/proto/community/ticket_sales';
 import type { PassRepository } from '../passes/pass.repository.js';
@@ -11,14 +12,12 @@ import type { Outcome, ReservationRepository } from './reservation.repository.js
 import type { ReservationRecord } from './reservation.schema.js';
 import {
   invalidPurchaseKey,
-  invalidQuantity,
   reservationConfirmed,
   reservationConflict,
   reservationNotFound,
   reservationPending,
   reservationReleased,
   ticketNotFound,
-  ticketsSoldOut,
 } from './ticket-sales.errors.js';
 
 /** The most units one purchase line may take (a checkout cart is not a bulk import). */
