@@ -266,8 +266,8 @@ describe('environment', () => {
         for (const variable of container.env ?? []) {
           const secret = variable.valueFrom?.secretKeyRef;
           if (!secret) continue;
-          // A key ring or provider key the operator creates (docs/adr/0120, 0164, 0185): by reference only.
-          expect(variable.name, nameOf(workload)).toMatch(/_SECRETS_KEYS$|^GEOINFO_API_KEY$/);
+          // A key ring, provider key or webhook secret the operator creates (docs/adr/0120, 0147, 0164, 0185): by reference only.
+          expect(variable.name, nameOf(workload)).toMatch(/_SECRETS_KEYS$|^GEOINFO_API_KEY$|^CARDPROVIDER_WEBHOOK_SECRETS$/);
           expect(secret, `${nameOf(workload)} ${variable.name}`).toEqual({ name: 'masthead-secrets', key: variable.name, optional: true });
         }
       }
