@@ -1,4 +1,4 @@
-import { createTenant, type Tenant } from '@masthead/testkit';
+import { createMember, createTenant, type Tenant } from '@masthead/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { anyRequestId, useStack } from './support.js';
 
@@ -23,6 +23,18 @@ describe('fuzz regressions', () => {
     const last = await s.api('/languages?page=2147483647', { headers: { resource: tenant.publicKey } });
     expect(last.status).toBe(200);
     expect(last.body['items']).toEqual([]);
+  });
+
+  it('answers a code with a NUL character as an unknown code, not a 500 (GET /recipient/sponsored-subscriptions/slots/a%00b)', async () => {
+    const member = await createMember(s.stack, tenant);
+    const signIn = await s.api('/authorization', {
+      headers: { resource: tenant.publicKey },
+      json: { email: member.email, password: member.password },
+    });
+    const headers = { resource: tenant.publicKey, token: signIn.body['token'] as string };
+    const response = await s.api('/recipient/sponsored-subscriptions/slots/a%00b', { headers });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ error: 'sponsor_slot_not_found', error_description: 'Slot not found', req_guid: anyRequestId });
   });
 
   it('answers headers over 16 KiB with 431 in the envelope, not a bare status line', async () => {

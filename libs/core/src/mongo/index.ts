@@ -4,3 +4,4 @@ export * from './claims.js';
 export * from './command-counts.js';
 export * from './driver.js';
 export * from './sealed-secret.js';
+export * from './stored-text.js';

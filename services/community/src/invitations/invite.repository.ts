@@ -1,4 +1,4 @@
-import { insertWithNextId, isDuplicateKey, claimSlot } from '@masthead/core/mongo';
+import { claimSlot, insertWithNextId, isDuplicateKey, isStorableText } from '@masthead/core/mongo';
 import { randomUUID } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
 import { activationModel, type ActivationRecord } from './activation.schema.js';
@@ -28,7 +28,8 @@ export class InviteRepository {
     return insertWithNextId(this.db, this.model, { ...invite, code_key: invite.code.toLowerCase(), created_at: new Date() });
   }
 
-  findByCode(resourceId: number, code: string): Promise<InviteRecord | null> {
+  async findByCode(resourceId: number, code: string): Promise<InviteRecord | null> {
+    if (!isStorableText(code)) return null;
     return this.model.findOne({ resource_id: resourceId, code_key: code.toLowerCase() }).lean<InviteRecord>().exec();
   }
 

@@ -1,4 +1,4 @@
-import { claimSlot, insertIfAbsent } from '@masthead/core/mongo';
+import { claimSlot, insertIfAbsent, isStorableText } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import { passAssignmentModel, passUnassignModel, type PassAssignmentRecord, type PassUnassignRecord } from './pass-assignment.schema.js';
 
@@ -22,7 +22,8 @@ export class PassAssignmentRepository {
     return this.model.findById(passId).lean<PassAssignmentRecord>().exec();
   }
 
-  findByCode(resourceId: number, code: string): Promise<PassAssignmentRecord | null> {
+  async findByCode(resourceId: number, code: string): Promise<PassAssignmentRecord | null> {
+    if (!isStorableText(code)) return null;
     return this.model.findOne({ resource_id: resourceId, code_key: code.toLowerCase() }).lean<PassAssignmentRecord>().exec();
   }
 

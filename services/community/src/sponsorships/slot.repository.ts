@@ -1,4 +1,4 @@
-import { claimSlot, insertWithNextId, isDuplicateKey } from '@masthead/core/mongo';
+import { claimSlot, insertWithNextId, isDuplicateKey, isStorableText } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import { slotActivationModel, slotModel, type SlotActivationRecord, type SlotRecord } from './slot.schema.js';
 
@@ -32,7 +32,8 @@ export class SlotRepository {
     return this.model.findOne({ _id: id, resource_id: resourceId }).lean<SlotRecord>().exec();
   }
 
-  findByCode(resourceId: number, code: string): Promise<SlotRecord | null> {
+  async findByCode(resourceId: number, code: string): Promise<SlotRecord | null> {
+    if (!isStorableText(code)) return null;
     return this.model.findOne({ resource_id: resourceId, code_key: code.toLowerCase() }).lean<SlotRecord>().exec();
   }
 

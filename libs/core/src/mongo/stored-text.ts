@@ -1,0 +1,6 @@
+/**
+ * Whether `value` can be stored and looked up: PostgreSQL's text holds no NUL (U+0000), so
+ * FerretDB on PostgreSQL fails a query or write that carries one (a 500 the fuzz suite found).
+ * A lookup key with a NUL matches nothing stored: callers answer it as not found.
+ */
+export const isStorableText = (value: string): boolean => !value.includes('\u0000');
