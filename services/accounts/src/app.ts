@@ -85,7 +85,7 @@ export async function startAccountsService(config: AccountsConfig, logger?: Logg
       cacheTtlMs: config.LOCALIZATION_CACHE_TTL_MS,
     }),
     currencies: new CurrencyService({ resourceSettings, defaults: config.DEFAULT_CURRENCIES }),
-    languages: new LanguageService(languageRows),
+    languages: new LanguageService({ languages: languageRows, cacheTtlMs: config.LOCALIZATION_CACHE_TTL_MS }),
     geo,
   };
   return serveRuntime(
