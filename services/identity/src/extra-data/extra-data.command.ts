@@ -1,3 +1,4 @@
+import { isStorableText } from '@masthead/core/mongo';
 import { z } from 'zod';
 import type { FieldKey } from './extra-data.repository.js';
 import { fieldKeyInvalid, itemListInvalid } from './extra-data.errors.js';
@@ -22,22 +23,17 @@ export interface FieldWrite extends FieldKey {
 /** Characters as a reader counts them (code points), so that an emoji is one, not two. */
 const lengthOf = (text: string) => [...text].length;
 
-/**
- * U+0000 is never meaningful text, and PostgreSQL's jsonb under the embedded database cannot
- * hold it (docs/adr/0090): an item carrying it is invalid, skipped like the others.
- */
-const withoutNul = (text: string) => !text.includes('\u0000');
-
+// An item with a NUL, which the database cannot store (docs/adr/0090), is invalid: skipped like the others.
 const key = (max: number) =>
   z
     .string()
     .transform((text) => text.trim())
-    .refine((text) => text.length > 0 && lengthOf(text) <= max && withoutNul(text));
+    .refine((text) => text.length > 0 && lengthOf(text) <= max && isStorableText(text));
 
 const value = z
   .string()
   .transform((text) => text.trim())
-  .refine(withoutNul);
+  .refine(isStorableText);
 
 // Unknown keys of an item are ignored (stripped): clients may send whole rows back.
 const groupWrite = z.object({ group_key: key(MAX_GROUP_KEY_LENGTH), field_key: key(MAX_FIELD_KEY_LENGTH), field_value: value });
