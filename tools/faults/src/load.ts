@@ -54,7 +54,7 @@ export async function closedLoop(client: GatewayClient, connections: number, dur
 
 async function send(client: GatewayClient, spec: RequestSpec & { family: string }, onSample?: (sample: Sample) => void): Promise<Sample> {
   const sentAt = Date.now();
-  const sample = { ...(await client.api(spec)), family: spec.family, sentAt };
+  const sample = { ...(await client.api(spec, { successBody: false })), family: spec.family, sentAt };
   onSample?.(sample);
   return sample;
 }
