@@ -9,6 +9,8 @@ const WARM_UP_MS = 5_000;
 const SETTLE_MS = 2_000;
 const CAPACITY_CONNECTIONS = 32;
 const CAPACITY_MS = 10_000;
+// Long enough for every process's hot paths to be compiled and its caches filled.
+const CAPACITY_WARM_UP_MS = 10_000;
 // A restarting replica's boot takes CPU from the others: offer half of what all replicas carry.
 const HEADROOM = 0.5;
 /** Members whose requests the mix interleaves. */
@@ -32,7 +34,7 @@ export async function rollingRestart(options: { rate: number }): Promise<Scenari
     const tokens = (await memberPool(client, MEMBERS)).map(({ token }) => token);
     // What this machine serves without faults: a busy shared machine may not carry the rate asked
     // for, and then the drill offers half of what it can (and says so) rather than measure overload.
-    await closedLoop(client, CAPACITY_CONNECTIONS, 3_000, lightRequests(tokens));
+    await closedLoop(client, CAPACITY_CONNECTIONS, CAPACITY_WARM_UP_MS, lightRequests(tokens));
     const capacity =
       (await closedLoop(client, CAPACITY_CONNECTIONS, CAPACITY_MS, lightRequests(tokens))).filter(succeeded).length / (CAPACITY_MS / 1000);
     const rate = Math.min(options.rate, Math.floor(capacity * HEADROOM));
