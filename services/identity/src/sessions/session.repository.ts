@@ -1,5 +1,5 @@
 import { witnessOf, type EventWitness } from '@masthead/core/events';
-import { insertIfAbsent, insertWithNextId, rowsOf } from '@masthead/core/mongo';
+import { CoalescedWrites, insertIfAbsent, insertWithNextId, rowsOf } from '@masthead/core/mongo';
 import type { Connection } from 'mongoose';
 import {
   sessionModels,
@@ -28,9 +28,16 @@ const SESSION_ID_BLOCK = 64;
  */
 export class SessionRepository {
   private readonly models: SessionModels;
+  // The writes of every sign-in and refresh, sent together under concurrency (ADR 0193).
+  private readonly tokenInserts: CoalescedWrites<SessionTokenRecord>;
+  private readonly refreshInserts: CoalescedWrites<RefreshTokenRecord>;
+  private readonly expiryUpdates: CoalescedWrites<SessionRecord>;
 
   constructor(private readonly db: Connection) {
     this.models = sessionModels(db);
+    this.tokenInserts = new CoalescedWrites(rowsOf(this.models.tokens));
+    this.refreshInserts = new CoalescedWrites(rowsOf(this.models.refreshTokens));
+    this.expiryUpdates = new CoalescedWrites(rowsOf(this.models.sessions));
   }
 
   async ready(): Promise<void> {
@@ -49,11 +56,11 @@ export class SessionRepository {
   }
 
   async addToken(tokenHash: string, sessionId: number, expiresAt: Date): Promise<void> {
-    await rowsOf(this.models.tokens).insertOne({ _id: tokenHash, session_id: sessionId, expires_at: expiresAt });
+    await this.tokenInserts.insertOne({ _id: tokenHash, session_id: sessionId, expires_at: expiresAt });
   }
 
   async addRefreshToken(tokenHash: string, session: SessionRecord, expiresAt: Date): Promise<void> {
-    await rowsOf(this.models.refreshTokens).insertOne({
+    await this.refreshInserts.insertOne({
       _id: tokenHash,
       session_id: session._id,
       user_id: session.user_id,
@@ -73,7 +80,7 @@ export class SessionRepository {
       insertIfAbsent(this.addToken(hashToken(rotation.token), session._id, rotation.expiresAt)),
       withRefreshRecord ? insertIfAbsent(this.addRefreshToken(hashToken(rotation.refreshToken), session, rotation.refreshExpiresAt)) : null,
     ]);
-    await rowsOf(this.models.sessions).updateOne({ _id: session._id }, { $max: { expires_at: rotation.expiresAt } });
+    await this.expiryUpdates.updateOne({ _id: session._id }, { $max: { expires_at: rotation.expiresAt } });
   }
 
   async addAuthCode(record: Omit<AuthCodeRecord, 'used_at'>): Promise<void> {
