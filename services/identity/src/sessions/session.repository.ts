@@ -24,7 +24,8 @@ const SESSION_ID_BLOCK = 64;
 /**
  * Sessions, their tokens, refresh records, authorization codes and the claims of one-time
  * secrets. The reads and writes of sign-in, the session check and refresh go through the driver
- * (`rowsOf`), every field written here (ADR 0191); the rest through mongoose.
+ * (`rowsOf`), every field written here (ADR 0191), their inserts and the expiry update sent
+ * together under concurrency (ADR 0193); the rest through mongoose.
  */
 export class SessionRepository {
   private readonly models: SessionModels;
@@ -32,12 +33,14 @@ export class SessionRepository {
   private readonly tokenInserts: CoalescedWrites<SessionTokenRecord>;
   private readonly refreshInserts: CoalescedWrites<RefreshTokenRecord>;
   private readonly expiryUpdates: CoalescedWrites<SessionRecord>;
+  private readonly authCodeInserts: CoalescedWrites<AuthCodeRecord>;
 
   constructor(private readonly db: Connection) {
     this.models = sessionModels(db);
     this.tokenInserts = new CoalescedWrites(rowsOf(this.models.tokens));
     this.refreshInserts = new CoalescedWrites(rowsOf(this.models.refreshTokens));
     this.expiryUpdates = new CoalescedWrites(rowsOf(this.models.sessions));
+    this.authCodeInserts = new CoalescedWrites(rowsOf(this.models.authCodes));
   }
 
   async ready(): Promise<void> {
@@ -76,15 +79,17 @@ export class SessionRepository {
    * ADR 0086) finds the records there and never moves the expiry back.
    */
   async storeRotation(session: SessionRecord, rotation: Rotation, withRefreshRecord: boolean): Promise<void> {
+    // Side by side: an expiry moved forward without its token (a failed insert) ends nothing early.
     await Promise.all([
       insertIfAbsent(this.addToken(hashToken(rotation.token), session._id, rotation.expiresAt)),
       withRefreshRecord ? insertIfAbsent(this.addRefreshToken(hashToken(rotation.refreshToken), session, rotation.refreshExpiresAt)) : null,
+      this.expiryUpdates.updateOne({ _id: session._id }, { $max: { expires_at: rotation.expiresAt } }),
     ]);
-    await this.expiryUpdates.updateOne({ _id: session._id }, { $max: { expires_at: rotation.expiresAt } });
   }
 
   async addAuthCode(record: Omit<AuthCodeRecord, 'used_at'>): Promise<void> {
-    await this.models.authCodes.create({ ...record, used_at: null });
+    // A refresh's default response type (`code_and_token`) issues one: through the driver too.
+    await this.authCodeInserts.insertOne({ ...record, used_at: null });
   }
 
   /** Token hash → the token's own expiry and its session, two `_id` reads. */
