@@ -33,6 +33,8 @@ describe('coalesced writes', () => {
 
     expect(outcomes).toEqual([true, true, false, true, true, true]);
     expect(commands).toEqual(['insert', 'insert']);
+    // As the insert alone would have failed: isDuplicateKey and isDependencyFailure read these.
+    await expect(inserts.insertOne({ _id: 1, value: 9 })).rejects.toMatchObject({ name: 'MongoServerError', code: 11000 });
     expect(await rows.find().sort({ _id: 1 }).toArray()).toEqual([
       { _id: 1, value: 1 },
       { _id: 2, value: 2 },

@@ -13,6 +13,13 @@ interface BulkFailure {
 const MAX_BATCH = 100;
 
 /**
+ * One write's error, as the same write alone would have raised it: named `MongoServerError`, with
+ * its code (11000: `isDuplicateKey`) and message (FerretDB's backend failures: `isDependencyFailure`).
+ */
+const writeFailure = (writeError: mongo.WriteError): Error =>
+  Object.assign(new Error(writeError.errmsg ?? 'write failed'), { name: 'MongoServerError', code: writeError.code });
+
+/**
  * Writes of one kind (inserts, or `updateOne`s) to one collection from concurrent requests, sent
  * together (ADR 0193): while a command is in flight, the writes that arrive wait for it and then
  * go as one unordered command (`insert` of many documents, `update` of many statements, each an
@@ -44,24 +51,31 @@ export class CoalescedWrites<T extends mongo.Document> {
 
   private async send(): Promise<void> {
     this.sending = true;
-    while (this.waiting.length > 0) {
-      const batch = this.waiting.splice(0, MAX_BATCH);
-      const failed = new Map<number, unknown>();
-      try {
-        await this.collection.bulkWrite(
-          batch.map(({ operation }) => operation),
-          { ordered: false },
-        );
-      } catch (error) {
-        const { writeErrors } = error as BulkFailure;
-        const perWrite = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-        if (perWrite.length === 0) batch.forEach((_, index) => failed.set(index, error));
-        for (const writeError of perWrite) {
-          failed.set(writeError.index, Object.assign(new Error(writeError.errmsg ?? 'write failed'), { code: writeError.code }));
-        }
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0, MAX_BATCH);
+        const failed = await this.failures(batch.map(({ operation }) => operation));
+        batch.forEach(({ resolve, reject }, index) => (failed.has(index) ? reject(failed.get(index)) : resolve()));
       }
-      batch.forEach(({ resolve, reject }, index) => (failed.has(index) ? reject(failed.get(index)) : resolve()));
+    } finally {
+      this.sending = false;
     }
-    this.sending = false;
+  }
+
+  /** Sends one command; answers the error of each write that failed, by its index. */
+  private async failures(operations: Array<mongo.AnyBulkWriteOperation<T>>): Promise<Map<number, unknown>> {
+    const failed = new Map<number, unknown>();
+    try {
+      await this.collection.bulkWrite(operations, { ordered: false });
+    } catch (error) {
+      const { writeErrors } = error as BulkFailure;
+      const perWrite = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+      // No per-write errors: the command itself failed (e.g. the database is away), for all.
+      if (perWrite.length === 0) operations.forEach((_, index) => failed.set(index, error));
+      for (const writeError of perWrite) {
+        failed.set(writeError.index, writeFailure(writeError));
+      }
+    }
+    return failed;
   }
 }
