@@ -100,7 +100,10 @@ export class UserRepository {
   async update(id: number, changes: Partial<NewUser>, mark?: object): Promise<UserView | null> {
     const set = mark && Object.keys(changes).length === 0 ? {} : { $set: { ...changes, updated_at: new Date() } };
     // FerretDB's findAndModify takes no projection: the hash is dropped here instead.
-    const updated = await this.model.findOneAndUpdate({ _id: id }, { ...set, ...mark }, { new: true }).lean<UserRecord>().exec();
+    const updated = await this.model
+      .findOneAndUpdate({ _id: id }, { ...set, ...mark }, { new: true })
+      .lean<UserRecord>()
+      .exec();
     this.deps.changes.changed(id);
     if (!updated) return null;
     delete (updated as Partial<UserRecord>).password_hash;
