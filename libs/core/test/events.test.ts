@@ -5,7 +5,7 @@ import { startNats, type StartedServer } from '@masthead/local-infra';
 import type { Connection } from 'mongoose';
 import { AckPolicy, connect, StringCodec, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createEventPublisher, EVENT_STREAM, markedBy, markFields, outboxModel } from '../src/events/index.js';
+import { createEventPublisher, EVENT_STREAM, markedBy, markFields, newEventId, outboxModel } from '../src/events/index.js';
 import { createLogger } from '../src/logging/index.js';
 import { connectMongo } from '../src/mongo/index.js';
 
@@ -197,6 +197,35 @@ describe('event publisher with an outbox', () => {
     const nats = await connecting;
     expect((await readSubjects(nats, 20)).filter((subject) => subject.endsWith(':31'))).toEqual([
       'masthead.events.user_password_changed:31',
+    ]);
+    await publisher.stop();
+    await nats.close();
+  });
+
+  it('passes rarely while nothing of its own waits, and relays what another process left at its idle sweep', async () => {
+    const nats = await connect({ servers: server.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+    const publisher = await createEventPublisher({ source: 'test', connection: db, nats, logger, retryIntervalMs: 50, idleSweepMs: 4_000 });
+    await publisher.flush();
+    // The drain at connection has ended (it found the outbox empty).
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // A record a crashed process queued: ready, never delivered.
+    const id = newEventId();
+    const event = { id, name: 'user_password_changed', source: 'gone', occurred_at: new Date().toISOString(), resource_id: null };
+    await outboxModel(db).create({
+      _id: id,
+      subject: 'masthead.events.user_password_changed',
+      payload: JSON.stringify({ ...event, payload: passwordChanged(51) }),
+      created_at: new Date(),
+      attempts: 0,
+    });
+    const left = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Ten retry intervals went by without a pass.
+    expect(await outboxModel(db).findById(id).lean()).not.toBeNull();
+    await until(async () => ((await outboxModel(db).findById(id).lean()) === null ? true : undefined), 10_000);
+    expect(Date.now() - left).toBeGreaterThan(1_000);
+    expect((await readSubjects(nats, 100)).filter((subject) => subject.endsWith(':51'))).toEqual([
+      'masthead.events.user_password_changed:51',
     ]);
     await publisher.stop();
     await nats.close();
