@@ -4,6 +4,7 @@ import type { SharedChecks } from '../auth/shared-checks.js';
 import type { ServiceClients } from '../clients.js';
 import { bodyDecoder } from '../http/body.js';
 import { isMultipart, readMultipartFile } from '../http/multipart.js';
+import { sharedJson } from '../http/shared-body.js';
 import { ACCESS_CLASSES } from './access.js';
 import type { RouteDefinition } from './define.js';
 
@@ -20,6 +21,18 @@ function sendDownload(res: Response, file: { filename: string; content: Uint8Arr
       'content-length': String(file.content.byteLength),
     })
     .end(Buffer.from(file.content.buffer, file.content.byteOffset, file.content.byteLength));
+}
+
+/** `res.json`, with a shared body's JSON made once (http/shared-body.ts); the same headers. */
+function sendJson(res: Response, status: number, body: unknown): void {
+  const text = sharedJson(body);
+  if (text === undefined) {
+    res.status(status).json(body);
+    return;
+  }
+  res.status(status);
+  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+  res.send(text);
 }
 
 /** `/plans/{id}` → `/plans/:id` (express syntax). */
@@ -84,7 +97,7 @@ export function buildApiRouter(
             try {
               const result = await runInCall(req.call, () => route.handler(context, req, clients));
               if (result.download) sendDownload(res, result.download);
-              else res.status(result.status ?? 200).json(result.body);
+              else sendJson(res, result.status ?? 200, result.body);
             } finally {
               if (writer !== undefined) hooks.memberMayHaveWritten?.(writer);
             }

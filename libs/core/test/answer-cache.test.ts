@@ -1,6 +1,13 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerCache, createServiceClient, startGrpcServer, type RunningGrpcServer, type ServiceClient } from '../src/grpc/index.js';
+import {
+  answerCache,
+  createServiceClient,
+  startGrpcServer,
+  type RunningGrpcServer,
+  type ServiceClient,
+  type ServiceRegistration,
+} from '../src/grpc/index.js';
 import { createLogger } from '../src/logging/index.js';
 
 /** A JSON method that counts how often the server encodes an answer. */
@@ -37,19 +44,14 @@ describe('answers built from a cached value', () => {
   let client: ServiceClient<typeof LOOKUP>;
 
   beforeAll(async () => {
-    server = await startGrpcServer({
-      listen: '127.0.0.1:0',
-      logger,
-      services: [
-        {
-          name: 'test.Lookup',
-          definition: LOOKUP,
-          implementation: {
-            lookup: async ({ key }) => (key === 'fresh' ? { key, title: 'FRESH' } : answerOf(cached.get(key)!)),
-          },
-        },
-      ],
-    });
+    const lookup: ServiceRegistration<typeof LOOKUP> = {
+      name: 'test.Lookup',
+      definition: LOOKUP,
+      implementation: {
+        lookup: async ({ key }) => (key === 'fresh' ? { key, title: 'FRESH' } : answerOf(cached.get(key)!)),
+      },
+    };
+    server = await startGrpcServer({ listen: '127.0.0.1:0', logger, services: [lookup] });
     client = createServiceClient(LOOKUP, `127.0.0.1:${server.port}`, { defaultDeadlineMs: 5000 });
   });
   afterAll(async () => {
@@ -72,6 +74,22 @@ describe('answers built from a cached value', () => {
     expect(encoded).toEqual([
       { key: 'a', title: 'FIRST' },
       { key: 'a', title: 'SECOND' },
+    ]);
+  });
+
+  it('gives a shared call the object an earlier one got for the same bytes, and decodes other bytes anew', async () => {
+    cached.set('b', { key: 'b', name: 'one' });
+    const first = await client.lookup({ key: 'b' }, { shared: true });
+    const again = await client.lookup({ key: 'b' }, { shared: true });
+    const unshared = await client.lookup({ key: 'b' });
+    cached.set('b', { key: 'b', name: 'two' });
+    const changed = await client.lookup({ key: 'b' }, { shared: true });
+    expect(again).toBe(first);
+    expect(unshared).not.toBe(first);
+    expect([first, unshared, changed]).toEqual([
+      { key: 'b', title: 'ONE' },
+      { key: 'b', title: 'ONE' },
+      { key: 'b', title: 'TWO' },
     ]);
   });
 
