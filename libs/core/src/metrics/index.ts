@@ -143,10 +143,23 @@ async function collectOutbox(this: Gauge): Promise<void> {
 
 /** Counts one event handed to JetStream: `path` direct (at once) or relayed (from the outbox), or queued. */
 export function countEvent(source: string, path: 'direct' | 'queued' | 'relayed'): void {
-  counter('masthead_events_total', 'Events published at once, queued in the outbox, or relayed from it', ['source', 'path'])
-    .labels({ source, path })
-    .inc();
+  const key = `${source}\u0000${path}`;
+  let count = eventCounts.get(key);
+  if (!count) {
+    count = counter('masthead_events_total', 'Events published at once, queued in the outbox, or relayed from it', [
+      'source',
+      'path',
+    ]).labels({
+      source,
+      path,
+    });
+    eventCounts.set(key, count);
+  }
+  count.inc();
 }
+
+/** The labelled children of `masthead_events_total`, as `seriesCache` keeps the others'. */
+const eventCounts = new Map<string, { inc(): void }>();
 
 /**
  * Outgoing HTTP calls, which are the provider calls (card provider, identity provider, IP
