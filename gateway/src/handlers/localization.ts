@@ -7,9 +7,9 @@ import { resolveRequestIp } from '../http/request-ip.js';
 import { fromParams, lastQueryValue, parsedWith, pathId, queryOrJsonText, rawRequest, type RawRequest } from '../http/request.js';
 import type { Handler } from '../routes/define.js';
 import { serializePaginator } from '../serializers/catalog.js';
+import { CountryListJson } from '../serializers/country-list.js';
 import {
   serializeAdminCurrency,
-  serializeCountry,
   serializeCurrency,
   serializeGeoInfo,
   serializeGroupedCountry,
@@ -29,6 +29,9 @@ const realFlag = (raw: RawRequest): boolean => {
 /** GET /countries and GET /admin/countries: `real`, and the `ip` an admin context may name. */
 export const countriesRequest = rawRequest.transform((raw) => ({ real: realFlag(raw), ip: queryOrJsonText(raw, 'ip').trim() }));
 
+/** The country records as this gateway last serialized them (content-versioned by accounts). */
+const countryLists = new CountryListJson();
+
 /**
  * GET /countries and GET /admin/countries (document 2, B): country records with `selected` from
  * the request IP, or the grouped users' countries with a resource and `real` (or the resource
@@ -42,8 +45,11 @@ export const listCountries: Handler<'guest' | 'admin', z.output<typeof countries
 ) => {
   // The request IP unless an admin context (admin, partner, root) names another one.
   const ip = (isAdminRole(context.caller.role) ? input.ip : '') || resolveRequestIp(req);
-  const result = await localization.listCountries({ resourceId: context.resource?.id ?? 0, real: input.real, ip }, { idempotent: true });
-  return { body: { items: result.items.map(result.grouped ? serializeGroupedCountry : serializeCountry) } };
+  const ask = (knownVersion: string) =>
+    localization.listCountries({ resourceId: context.resource?.id ?? 0, real: input.real, ip, knownVersion }, { idempotent: true });
+  const result = await ask(countryLists.knownVersion());
+  if (result.grouped) return { body: { items: result.items.map(serializeGroupedCountry) } };
+  return { json: countryLists.bodyOf(result) ?? countryLists.bodyOf(await ask(''))! };
 };
 
 export const geoInfoRequest = rawRequest.transform((raw) => ({ ip: queryOrJsonText(raw, 'ip').trim() }));

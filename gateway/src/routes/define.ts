@@ -9,6 +9,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export interface HandlerResult {
   status?: number;
   body?: unknown;
+  /** A body already serialized as JSON (sent as `res.json` would send `body`). */
+  json?: string;
   /**
    * A file to download instead of JSON (invoices, receipts): sent with the force-download content
    * type and an attachment disposition naming `filename` (document 2 G).

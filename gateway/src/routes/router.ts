@@ -97,6 +97,11 @@ export function buildApiRouter(
             try {
               const result = await runInCall(req.call, () => route.handler(context, req, clients));
               if (result.download) sendDownload(res, result.download);
+              else if (result.json !== undefined)
+                res
+                  .status(result.status ?? 200)
+                  .type('application/json')
+                  .send(result.json);
               else sendJson(res, result.status ?? 200, result.body);
             } finally {
               if (writer !== undefined) hooks.memberMayHaveWritten?.(writer);

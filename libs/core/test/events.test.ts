@@ -44,7 +44,7 @@ describe('event publisher with an outbox', () => {
   let server: StartedServer;
 
   beforeAll(async () => {
-    db = await connectMongo({ url: inject('mongoUrl'), dbName: `events_${Date.now()}` });
+    db = await connectMongo({ url: inject('mongoUrl'), dbName: `events_${Date.now()}`, monitorCommands: true });
     dataDir = await mkdtemp(join(tmpdir(), 'masthead-events-'));
     server = await startNats({ dataDir });
   });
@@ -107,8 +107,9 @@ describe('event publisher with an outbox', () => {
     const committed = await prepare(11);
     await rows.insertOne({ _id: 11 as never, ...markFields(committed) });
     await committed.commit();
-    expect(await outboxModel(db).findById(committed.event.id).lean()).toBeNull();
-    expect(await marksOf(11)).toEqual([]);
+    // Cleared within the settle window, together with other commits' (ADR 0193).
+    await until(async () => ((await outboxModel(db).findById(committed.event.id).lean()) === null ? true : undefined));
+    await until(async () => ((await marksOf(11))?.length === 0 ? true : undefined));
 
     // A crash after the write: the relay finds the mark once the grace has passed.
     await rows.insertOne({ _id: 12 as never });
@@ -117,12 +118,49 @@ describe('event publisher with an outbox', () => {
     // A crash before the write: no mark, so the event is dropped, never published.
     const crashedBeforeWrite = await prepare(13);
     await until(async () => ((await outboxModel(db).countDocuments()) === 0 ? true : undefined));
-    expect(await marksOf(12)).toEqual([]);
+    // The mark is pulled beside the delete, not before it.
+    await until(async () => ((await marksOf(12))?.length === 0 ? true : undefined));
 
     const events = (await readSubjects(nats, 10)).filter((subject) => /:1[123]$/.test(subject));
     expect(events).toEqual(['masthead.events.user_profile_updated:11', 'masthead.events.user_profile_updated:12']);
     expect(crashedBeforeWrite.event.id).not.toBe(crashedAfterWrite.event.id);
     await publisher.stop();
+    await nats.close();
+  });
+
+  it('clears the outbox records and marks of concurrent commits with one delete and one update', async () => {
+    const nats = await connect({ servers: server.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+    // A window far beyond the test: only stop() settles, so every commit is in one batch.
+    const options = { source: 'test', connection: db, nats, logger, retryIntervalMs: 600_000, settleWindowMs: 600_000 };
+    const publisher = await createEventPublisher(options);
+    const rows = db.collection('batch_witnesses');
+    const users = [41, 42, 43, 44, 45];
+    const committed = await Promise.all(
+      users.map(async (userId) => {
+        const prepared = await publisher.prepare(
+          { name: 'user_profile_updated', payload: { user_id: userId, fields: ['first_name'] } },
+          { collection: 'batch_witnesses', id: userId },
+        );
+        await rows.insertOne({ _id: userId as never, ...markFields(prepared) });
+        await prepared.commit();
+        return prepared.event.id;
+      }),
+    );
+    expect(await outboxModel(db).countDocuments({ _id: { $in: committed } })).toBe(5);
+
+    const commands: string[] = [];
+    const listen = (event: { commandName: string; command: Record<string, unknown> }) => {
+      if (event.commandName === 'delete' || event.commandName === 'update')
+        commands.push(`${event.commandName} ${String(event.command[event.commandName])}`);
+    };
+    db.getClient().on('commandStarted', listen);
+    await publisher.stop();
+    db.getClient().off('commandStarted', listen);
+    expect(commands.sort()).toEqual(['delete outbox', 'update batch_witnesses']);
+    expect(await outboxModel(db).countDocuments({ _id: { $in: committed } })).toBe(0);
+    expect((await rows.find().toArray()).map((row) => row['_event_marks'] as unknown)).toEqual(users.map(() => []));
+    const subjects = (await readSubjects(nats, 20)).filter((subject) => /:4\d$/.test(subject));
+    expect(subjects.sort()).toEqual(users.map((user) => `masthead.events.user_profile_updated:${user}`));
     await nats.close();
   });
 

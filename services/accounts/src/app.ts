@@ -25,6 +25,7 @@ import { seedLanguages } from './languages/language.seeder.js';
 import { LanguageService } from './languages/language.service.js';
 import { PartnerRepository } from './partners/partner.repository.js';
 import { ResourceRepository } from './resources/resource.repository.js';
+import { ResourceSettingsCache } from './resources/resource-settings.cache.js';
 import { ResourceService } from './resources/resource.service.js';
 import { identityServiceAccountUsers } from './service-accounts/service-account-users.js';
 import { ServiceAccountRepository } from './service-accounts/service-account.repository.js';
@@ -75,7 +76,9 @@ export async function startAccountsService(config: AccountsConfig, logger?: Logg
     countryName: countryNameOf,
     logger: runtime.logger,
   });
-  const resourceSettings = async (resourceId: number) => (await resources.get(resourceId)).settings ?? {};
+  const settingsCache = new ResourceSettingsCache({ resources, ttlMs: config.LOCALIZATION_CACHE_TTL_MS });
+  settingsCache.listen(runtime.nats, runtime.logger);
+  const resourceSettings = (resourceId: number) => settingsCache.get(resourceId);
   const localization = {
     countries: new CountryService({
       countries: countryRows,

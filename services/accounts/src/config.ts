@@ -33,7 +33,10 @@ export const accountsEnv = {
         .map((label) => label.trim())
         .filter(Boolean),
     ),
-  /** How long the country list and the grouped users' countries are kept in memory. */
+  /**
+   * How long the country list, the grouped users' countries and the resources' settings they
+   * depend on are kept in memory (a `resource_updated` event drops a resource's settings sooner).
+   */
   LOCALIZATION_CACHE_TTL_MS: milliseconds(60_000),
   /**
    * The fixed deployment resource account requests are recorded under (document 2, J: "a fixed

@@ -144,7 +144,7 @@ describe('accounts reference data', () => {
 
   it('ListCountries selects the located country, US when unknown; grouping needs a resource', async () => {
     const selected = async (ip: string, real = false) => {
-      const list = await harness.client.listCountries({ resourceId: 0, real, ip });
+      const list = await harness.client.listCountries({ resourceId: 0, real, ip, knownVersion: '' });
       expect(list.grouped).toBe(false);
       return list.items.filter((item) => item.selected).map((item) => item.code);
     };
@@ -152,6 +152,25 @@ describe('accounts reference data', () => {
     expect(await selected('127.0.0.1')).toEqual(['US']);
     expect(await selected('')).toEqual(['US']);
     expect(await selected('2a01:4f8::1', true)).toEqual(['DE']);
+  });
+
+  it('ListCountries leaves the items out for a caller holding the current version, and names the selected code', async () => {
+    const full = await harness.client.listCountries({ resourceId: 0, real: false, ip: '2a01:4f8::1', knownVersion: '' });
+    expect(full).toMatchObject({ grouped: false, unchanged: false, selectedCode: 'DE', version: expect.stringMatching(/^[\w-]{22}$/) });
+    expect(full.items).toHaveLength(loadCountrySource().length);
+    expect(await harness.client.listCountries({ resourceId: 0, real: false, ip: '127.0.0.1', knownVersion: full.version })).toEqual({
+      grouped: false,
+      items: [],
+      version: full.version,
+      unchanged: true,
+      selectedCode: 'US',
+    });
+    const stale = await harness.client.listCountries({ resourceId: 0, real: false, ip: '127.0.0.1', knownVersion: 'older' });
+    expect(stale).toMatchObject({
+      unchanged: false,
+      version: full.version,
+      items: full.items.map((item) => ({ ...item, selected: item.code === 'US' })),
+    });
   });
 
   it('ListCurrencies reports nothing configured without a default list', async () => {

@@ -8,6 +8,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadBillingConfig, startBillingService } from '../src/app.js';
 import { cardProviderClient } from '../src/card-provider/client.js';
+import { ProviderWriteLedger } from '../src/provider-writes/provider-write.ledger.js';
 
 /**
  * At-most-once provider writes (docs/adr/0121) and sealed secret keys (docs/adr/0120), on a
@@ -81,6 +82,31 @@ describe('provider writes and connection secrets', () => {
     expect(new Set(fulfilled.map((result) => result.value.customerId))).toEqual(new Set([again.customerId]));
     expect(await providerCustomers(email)).toHaveLength(1);
     expect(await harness.db.collection('payment_customers').countDocuments({ user_id: 502 })).toBe(1);
+  });
+
+  it('answers 409 provider_write_in_progress to a caller that waits longer than its budget for the key’s holder', async () => {
+    const ledger = new ProviderWriteLedger(harness.db, { staleAfterMs: 60_000, waitMs: 300 });
+    const key = `ledger-test-${randomBytes(6).toString('hex')}`;
+    const neverWrites = { find: async () => null, create: async (): Promise<string> => expect.fail('only the holder writes') };
+    let release: (objectId: string) => void = () => undefined;
+    let holding: Promise<string> = Promise.resolve('');
+    // The holder claims the key and is inside its provider write when the second caller comes.
+    const created = new Promise<void>((createCalled) => {
+      holding = ledger.once(key, {
+        find: async () => null,
+        create: () =>
+          new Promise<string>((resolve) => {
+            release = resolve;
+            createCalled();
+          }),
+      });
+    });
+    await created;
+    await expect(ledger.once(key, neverWrites)).rejects.toMatchObject({ status: 409, code: 'provider_write_in_progress' });
+    release('cus_held');
+    expect(await holding).toBe('cus_held');
+    // Once recorded, a later caller gets the object at once, without writing.
+    expect(await ledger.once(key, neverWrites)).toBe('cus_held');
   });
 
   it('stores the key sealed, returns only its last four characters, and re-seals on rotation', async () => {

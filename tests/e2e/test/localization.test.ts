@@ -154,6 +154,16 @@ describe('localization', () => {
       }
     });
 
+    it('answers the same records, byte for byte but for `selected`, whether the gateway holds them already or not', async () => {
+      const located = (ip: string) => s.api<{ items: CountryItem[] }>('/countries', { headers: { 'x-forwarded-for': ip } });
+      const [first, second, third] = [await located('203.0.113.7'), await located('203.0.113.8'), await located('203.0.113.7')];
+      expect([first.status, second.status, third.status]).toEqual([200, 200, 200]);
+      expect(first.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect([selectedCodes(first.body.items), selectedCodes(second.body.items)]).toEqual([['DE'], ['FR']]);
+      expect(third.text).toBe(first.text);
+      expect(second.body.items).toEqual(first.body.items.map((item) => ({ ...item, selected: item.code === 'FR' })));
+    });
+
     it('selects the country of the last X-Forwarded-For entry', async () => {
       const items = await countries('', { 'x-forwarded-for': '198.51.100.1, 203.0.113.7' });
       expect(selectedCodes(items)).toEqual(['DE']);

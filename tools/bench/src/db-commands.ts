@@ -18,6 +18,9 @@ export type CommandsByProcess = Record<string, Record<string, number>>;
 /** The commands that change data; every other command a service sends reads. */
 export const WRITE_COMMANDS: ReadonlySet<string> = new Set(['insert', 'update', 'delete', 'findAndModify']);
 
+/** Counts are keyed `<command> <collection>` where the command names a collection. */
+const isWrite = (key: string): boolean => WRITE_COMMANDS.has(key.split(' ')[0] ?? key);
+
 const WAIT_MS = 5000;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -88,7 +91,7 @@ export function roundTrips(delta: CommandsByProcess): RoundTrips {
   for (const [name, commands] of Object.entries(delta)) {
     for (const [command, count] of Object.entries(commands)) {
       total += count;
-      if (WRITE_COMMANDS.has(command)) writes += count;
+      if (isWrite(command)) writes += count;
       byProcess[name] = (byProcess[name] ?? 0) + count;
     }
   }

@@ -10,4 +10,11 @@ describe('database round trips', () => {
     expect(delta).toEqual({ identity: { find: 4, insert: 1, update: 1 }, catalog: {}, community: { find: 2 } });
     expect(roundTrips(delta)).toEqual({ total: 8, writes: 2, byProcess: { identity: 6, community: 2 } });
   });
+
+  it('tells writes from reads by the command when the counts name the collection too', () => {
+    const delta = {
+      identity: { 'find sessions': 3, 'insert session_tokens': 1, 'update sessions': 1, 'findAndModify counters': 1, ping: 1 },
+    };
+    expect(roundTrips(delta)).toEqual({ total: 7, writes: 3, byProcess: { identity: 7 } });
+  });
 });

@@ -70,19 +70,23 @@ export class GatewayClient {
     return pool[this.next++ % pool.length]!;
   }
 
-  /** Sends `spec` (its path whole, e.g. /api/v1/plans) to a ready gateway. */
-  async api(spec: RequestSpec): Promise<Answer> {
+  /**
+   * Sends `spec` (its path whole, e.g. /api/v1/plans) to a ready gateway. Without `successBody`
+   * a 2xx answer's body is read but neither kept nor parsed: a load run keeps every sample, and
+   * the drill's own client shares the cores it measures.
+   */
+  async api(spec: RequestSpec, { successBody = true }: { successBody?: boolean } = {}): Promise<Answer> {
     const timeoutMs = this.options.timeoutMs ?? 15_000;
     const first = this.pick();
-    const answer = await this.send(first, spec, timeoutMs);
+    const answer = await this.send(first, spec, timeoutMs, successBody);
     if (answer.error && answer.error !== 'timeout' && this.options.retryIdempotent && IDEMPOTENT.has(spec.method)) {
-      const again = await this.send(this.pick(first), spec, timeoutMs);
+      const again = await this.send(this.pick(first), spec, timeoutMs, successBody);
       return { ...again, retried: true, ms: answer.ms + again.ms };
     }
     return answer;
   }
 
-  private send(origin: string, spec: RequestSpec, timeoutMs: number): Promise<Answer> {
+  private send(origin: string, spec: RequestSpec, timeoutMs: number, successBody = true): Promise<Answer> {
     const started = performance.now();
     const body = spec.json === undefined ? undefined : Buffer.from(JSON.stringify(spec.json));
     const url = new URL(spec.path, origin);
@@ -102,6 +106,12 @@ export class GatewayClient {
           headers: { ...(body ? { 'content-type': 'application/json', 'content-length': String(body.length) } : {}), ...spec.headers },
         },
         (res) => {
+          const status = res.statusCode ?? 0;
+          res.on('error', (error) => finish({ status: 0, body: undefined, text: '', error: error.message }));
+          if (!successBody && status >= 200 && status < 300) {
+            res.on('end', () => finish({ status, body: undefined, text: '' })).resume();
+            return;
+          }
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => {
@@ -112,9 +122,8 @@ export class GatewayClient {
             } catch {
               parsed = undefined;
             }
-            finish({ status: res.statusCode ?? 0, body: parsed, text });
+            finish({ status, body: parsed, text });
           });
-          res.on('error', (error) => finish({ status: 0, body: undefined, text: '', error: error.message }));
         },
       );
       const timer = setTimeout(() => {

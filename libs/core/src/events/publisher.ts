@@ -6,6 +6,8 @@ import type { Logger } from 'pino';
 import type { DomainEvents, EventName } from './catalogue.js';
 import { EVENT_MARKS_FIELD, newEventId, outboxModel, type EventWitness, type OutboxRecord } from './outbox.js';
 import { countEvent, watchOutbox } from '../metrics/index.js';
+import { CoalescedWrites } from '../mongo/coalesced-writes.js';
+import { rowsOf } from '../mongo/driver.js';
 import { ensureEventStream, EVENT_SUBJECT_PREFIX } from './stream.js';
 
 /** The envelope every domain event travels in; `N` narrows the name and so the payload. */
@@ -28,7 +30,8 @@ export interface PublishInput<N extends EventName> {
 /**
  * An event recorded before the write it announces (ADR 0180). The write marks its witness with
  * `markedBy(...)` (an update) or `markFields(...)` (an insert); `commit()` after the write
- * publishes it. A crash anywhere in between loses nothing and invents nothing: the relay
+ * publishes it (its outbox record and mark are cleared moments later, with others'). A crash
+ * anywhere in between loses nothing and invents nothing: the relay
  * publishes the event once its witness carries the mark, and drops it when the write never
  * committed.
  */
@@ -86,12 +89,18 @@ export interface PublisherOptions {
    * may still commit and are left alone; older ones are judged by their witness.
    */
   preparedGraceMs?: number;
+  /**
+   * How long the settle (outbox delete, mark `$pull`) of a committed prepared event may wait to
+   * go with others; 0 settles each at once.
+   */
+  settleWindowMs?: number;
 }
 
 const codec = StringCodec();
 const RELAY_BATCH = 100;
 const DEFAULT_ACK_TIMEOUT_MS = 1_000;
 const DEFAULT_PREPARED_GRACE_MS = 30_000;
+const DEFAULT_SETTLE_WINDOW_MS = 100;
 const RECONNECT_DRAIN_INTERVAL_MS = 250;
 const RECONNECT_DRAIN_ATTEMPTS = 240;
 
@@ -105,8 +114,11 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     streamReplicas = 1,
     ackTimeoutMs = DEFAULT_ACK_TIMEOUT_MS,
     preparedGraceMs = DEFAULT_PREPARED_GRACE_MS,
+    settleWindowMs = DEFAULT_SETTLE_WINDOW_MS,
   } = options;
   const outbox: Model<OutboxRecord> = outboxModel(connection);
+  // Every field written by `recordOf`; concurrent prepares share an insert (ADR 0193).
+  const preparedInserts = new CoalescedWrites(rowsOf(outbox));
   // Set once the connection is up; until then, and while NATS is away, a publish goes straight
   // to the outbox instead of waiting for an acknowledgement that cannot come, and the
   // (re)connection drains the outbox at once (below).
@@ -143,16 +155,45 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     await bus.jetstream.publish(record.subject, codec.encode(record.payload), { msgID: record._id, ...(timeout ? { timeout } : {}) });
   };
 
-  /** A published event leaves the outbox, and its witness loses the mark. */
-  const settle = async (record: OutboxRecord): Promise<void> => {
-    const { witness } = record;
+  /**
+   * Published events leave the outbox and their witnesses lose the marks: one `delete` command
+   * and one `update` command per witness collection, each a list of `_id` equalities.
+   */
+  const settle = async (records: readonly OutboxRecord[]): Promise<void> => {
+    const pulls = new Map<string, Array<{ updateOne: { filter: { _id: never }; update: never } }>>();
+    for (const { _id, witness } of records) {
+      if (!witness) continue;
+      const statements = pulls.get(witness.collection) ?? [];
+      statements.push({ updateOne: { filter: { _id: witness.id as never }, update: { $pull: { [EVENT_MARKS_FIELD]: _id } } as never } });
+      pulls.set(witness.collection, statements);
+    }
     await Promise.all([
-      outbox.deleteOne({ _id: record._id }),
-      witness &&
-        connection
-          .collection(witness.collection)
-          .updateOne({ _id: witness.id as never }, { $pull: { [EVENT_MARKS_FIELD]: record._id } } as never),
-    ]).catch((error: unknown) => logger.warn({ err: error, event_id: record._id }, 'published event not cleared; it may be sent again'));
+      outbox.collection.bulkWrite(
+        records.map(({ _id }) => ({ deleteOne: { filter: { _id: _id as never } } })),
+        { ordered: false },
+      ),
+      ...[...pulls].map(([collection, statements]) => connection.collection(collection).bulkWrite(statements, { ordered: false })),
+    ]).catch((error: unknown) =>
+      logger.warn({ err: error, event_ids: records.map(({ _id }) => _id) }, 'published events not cleared; they may be sent again'),
+    );
+  };
+
+  // Settles of committed prepared events wait up to `settleWindowMs` and go together (ADR 0193):
+  // a crash meanwhile leaves published records behind, which the relay publishes again under the
+  // same message ID once the grace has passed, as after a crash between publish and delete.
+  let settling: OutboxRecord[] = [];
+  let settleTimer: NodeJS.Timeout | undefined;
+  const settleQueued = (): Promise<void> => {
+    clearTimeout(settleTimer);
+    settleTimer = undefined;
+    const batch = settling;
+    settling = [];
+    return batch.length > 0 ? settle(batch) : Promise.resolve();
+  };
+  const settleSoon = (record: OutboxRecord): void => {
+    settling.push(record);
+    if (settling.length >= RELAY_BATCH || settleWindowMs <= 0) void settleQueued();
+    else settleTimer ??= setTimeout(() => void settleQueued(), settleWindowMs).unref();
   };
 
   /** One relay delivery of an outbox record; the record leaves the outbox once acknowledged. */
@@ -165,7 +206,7 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
       await outbox.updateOne({ _id: record._id }, { $inc: { attempts: 1 } }).catch(() => undefined);
       return false;
     }
-    await settle(record);
+    await settle([record]);
     return true;
   };
 
@@ -296,13 +337,13 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     async prepare<N extends EventName>(input: PublishInput<N>, witness: EventWitness): Promise<PreparedEvent<N>> {
       const event = newEvent(input);
       const record = recordOf(event, { state: 'prepared', witness });
-      await outbox.create(record);
+      await preparedInserts.insertOne(record);
       return {
         event,
         witness,
         async commit() {
           if (outboxDrained && (await publishNow(record))) {
-            await settle(record);
+            settleSoon(record);
             return event;
           }
           outboxDrained = false;
@@ -318,6 +359,7 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     async stop() {
       clearInterval(timer);
       await flushing?.catch(() => 0);
+      await settleQueued();
     },
   };
 }

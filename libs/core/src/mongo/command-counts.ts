@@ -12,7 +12,7 @@ export interface CommandCounts {
 }
 
 /**
- * Bench mode (`DB_COMMAND_COUNTS_DIR`, issue 14): counts the commands the driver sends, by name,
+ * Bench mode (`DB_COMMAND_COUNTS_DIR`, issue 14): counts the commands the driver sends, by name and collection,
  * and writes the totals to `<dir>/<pid>.json` at start and on every SIGUSR2, which tools/bench
  * sends before and after each run to report database round trips per answer. Off by default:
  * command monitoring costs an event per command.
@@ -20,7 +20,11 @@ export interface CommandCounts {
 export function countCommands(connection: Connection, name: string, dir: string): void {
   const commands: Record<string, number> = {};
   connection.getClient().on('commandStarted', (event) => {
-    commands[event.commandName] = (commands[event.commandName] ?? 0) + 1;
+    // Keyed `<command> <collection>` where the command names one (`find sessions`), so that a
+    // report can tell which lookup or write a round trip is.
+    const target: unknown = (event.command as Record<string, unknown>)[event.commandName];
+    const key = typeof target === 'string' ? `${event.commandName} ${target}` : event.commandName;
+    commands[key] = (commands[key] ?? 0) + 1;
   });
   const file = join(dir, `${process.pid}.json`);
   let seq = 0;

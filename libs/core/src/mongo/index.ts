@@ -5,3 +5,4 @@ export * from './command-counts.js';
 export * from './driver.js';
 export * from './sealed-secret.js';
 export * from './stored-text.js';
+export * from './coalesced-writes.js';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { TtlCache } from '@masthead/core/cache';
 import type { CountryRecord } from './country.schema.js';
 import type { CountryRepository } from './country.repository.js';
@@ -11,7 +12,15 @@ export interface CountryView {
   states: Array<{ id: number; code: string; title: string; countryId: number }>;
 }
 
-export type CountryList = { grouped: false; items: CountryView[] } | { grouped: true; titles: string[] };
+export type CountryList =
+  | {
+      grouped: false;
+      /** The records, or null when the caller's `knownVersion` is current. */
+      items: CountryView[] | null;
+      version: string;
+      selectedCode: string;
+    }
+  | { grouped: true; titles: string[] };
 
 export interface CountryListRequest {
   /** 0 when the request named no resource. */
@@ -19,6 +28,8 @@ export interface CountryListRequest {
   real: boolean;
   /** The resolved request IP. */
   ip: string;
+  /** The records' version the caller holds ('' for none). */
+  knownVersion?: string;
 }
 
 /** Ports to what this domain does not own. */
@@ -47,8 +58,14 @@ export const isTruthySetting = (value: unknown): boolean =>
 
 const upperFirst = (text: string): string => (text ? text.charAt(0).toUpperCase() + text.slice(1) : text);
 
+/** The records in list order, and a digest of them that every replica computes alike. */
+interface CountryRecords {
+  records: CountryRecord[];
+  version: string;
+}
+
 export class CountryService {
-  private readonly records: TtlCache<'all', CountryRecord[]>;
+  private readonly records: TtlCache<'all', CountryRecords>;
   private readonly grouped: TtlCache<'all', string[]>;
 
   constructor(private readonly deps: CountryDeps) {
@@ -63,13 +80,16 @@ export class CountryService {
     ) {
       return { grouped: true, titles: await this.grouped.getOrLoad('all', () => this.loadGrouped()) };
     }
-    const [records, located] = await Promise.all([
+    const [{ records, version }, located] = await Promise.all([
       this.records.getOrLoad('all', () => this.loadRecords()),
       this.deps.countryCodeOf(request.ip),
     ]);
     const selected = located ?? FALLBACK_COUNTRY;
+    if (request.knownVersion === version) return { grouped: false, items: null, version, selectedCode: selected };
     return {
       grouped: false,
+      version,
+      selectedCode: selected,
       items: records.map((record) => ({
         id: record._id,
         code: record.code,
@@ -82,9 +102,18 @@ export class CountryService {
   }
 
   /** Order of document 2, B: sort DESC, title ASC (ID last, so equal titles keep one order). */
-  private async loadRecords(): Promise<CountryRecord[]> {
-    const records = await this.deps.countries.all();
-    return records.sort((left, right) => right.sort - left.sort || byTitle.compare(left.title, right.title) || left._id - right._id);
+  private async loadRecords(): Promise<CountryRecords> {
+    const records = (await this.deps.countries.all()).sort(
+      (left, right) => right.sort - left.sort || byTitle.compare(left.title, right.title) || left._id - right._id,
+    );
+    const content = records.map(({ _id, code, title, sort, states }) => [
+      _id,
+      code,
+      title,
+      sort,
+      states.map(({ id, code, title }) => [id, code, title]),
+    ]);
+    return { records, version: createHash('sha256').update(JSON.stringify(content)).digest('base64url').slice(0, 22) };
   }
 
   /**

@@ -37,11 +37,23 @@ export function localizationHandlers({
   geo,
 }: LocalizationDeps): AsyncImplementation<typeof LocalizationServiceService> {
   return {
-    listCountries: async ({ resourceId, real, ip }) => {
-      const list = await countries.list({ resourceId, real, ip });
+    listCountries: async ({ resourceId, real, ip, knownVersion }) => {
+      const list = await countries.list({ resourceId, real, ip, knownVersion });
       if (list.grouped)
-        return { grouped: true, items: list.titles.map((title) => ({ id: 0, title, sort: 0, selected: false, states: [] })) };
-      return { grouped: false, items: list.items };
+        return {
+          grouped: true,
+          items: list.titles.map((title) => ({ id: 0, title, sort: 0, selected: false, states: [] })),
+          version: '',
+          unchanged: false,
+          selectedCode: '',
+        };
+      return {
+        grouped: false,
+        items: list.items ?? [],
+        version: list.version,
+        unchanged: list.items === null,
+        selectedCode: list.selectedCode,
+      };
     },
     getGeoInfo: async ({ ip }) => {
       const found = await geo.locate(ip);

@@ -39,9 +39,11 @@ export class ExtraDataRepository {
   }
 
   /** The member's rows, of one group or of all, ascending by ID. */
-  list(scope: ExtraDataScope, groupKey?: string): Promise<ExtraDataRecord[]> {
+  async list(scope: ExtraDataScope, groupKey?: string): Promise<ExtraDataRecord[]> {
     const filter = groupKey === undefined ? scopeFilter(scope) : { ...scopeFilter(scope), group_key: groupKey };
-    return this.model.find(filter).sort({ _id: 1 }).lean<ExtraDataRecord[]>().exec();
+    // A member's rows are few: sorted here rather than by the database (FerretDB sorts in PostgreSQL without an index).
+    const rows = await this.model.find(filter).lean<ExtraDataRecord[]>().exec();
+    return rows.sort((left, right) => left._id - right._id);
   }
 
   /**

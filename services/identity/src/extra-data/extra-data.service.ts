@@ -28,8 +28,9 @@ export class ExtraDataService {
   constructor(private readonly deps: ExtraDataDeps) {}
 
   async list(scope: ExtraDataScope, groupKey?: string): Promise<ExtraDataRow[]> {
-    await this.assertMember(scope);
-    return this.guarded('read', scope, () => this.rows(scope, groupKey));
+    // Both reads at once: the rows are answered only when the member check passes.
+    const [, rows] = await Promise.all([this.assertMember(scope), this.guarded('read', scope, () => this.rows(scope, groupKey))]);
+    return rows;
   }
 
   /**

@@ -38,11 +38,12 @@ export class ProfileUpdateService {
 
   async update(userId: number, resourceId: number, changesJson: string): Promise<UpdateProfileResponse> {
     const changes = parseProfileChanges(parseBody(changesJson));
-    const user = await this.deps.users.findById(userId);
+    const { nickNames, relationships } = this.deps;
+    // The relationship gives the extra before the change and, when the extra is left alone, the answer's.
+    const [user, before] = await Promise.all([this.deps.users.findById(userId), relationships.find(resourceId, userId)]);
     if (!user) throw userNotExist();
     const languageId = await this.checkLookups(changes, userId);
 
-    const { nickNames, relationships } = this.deps;
     const newKey = typeof changes.nickName === 'string' ? nickNameKey(changes.nickName) : null;
     const oldKey = user.nick_name ? nickNameKey(user.nick_name) : null;
     // Lost to a parallel request since the check: still nothing written.
@@ -50,9 +51,8 @@ export class ProfileUpdateService {
 
     // The events are prepared before the user row that witnesses them is written (docs/adr/0180):
     // a crash after that write still publishes them, one before it does not.
-    const before = changes.extra ? await relationships.find(resourceId, userId) : null;
     const prepared = await this.prepare(userId, resourceId, changes, before?.extra ?? {});
-    await this.deps.users.update(userId, userChangesOf(changes, languageId), markedBy(...prepared));
+    const updated = await this.deps.users.update(userId, userChangesOf(changes, languageId), markedBy(...prepared));
     if (oldKey && changes.nickName !== undefined && newKey !== oldKey) await nickNames.release(oldKey, userId);
 
     if (changes.extra) await relationships.mergeExtra(resourceId, userId, changes.extra);
@@ -60,7 +60,7 @@ export class ProfileUpdateService {
 
     await this.deps.access.memberChanged(userId, null, 'profile_updated');
     for (const event of prepared) await event.commit();
-    const [updated, relationship] = await Promise.all([this.deps.users.findById(userId), relationships.find(resourceId, userId)]);
+    const relationship = changes.extra ? await relationships.find(resourceId, userId) : before;
     return {
       user: toUserMessage(updated ?? user, relationship?.extra ?? {}),
       tags: changes.tags ?? [],

@@ -1,5 +1,5 @@
 import { witnessOf, type EventWitness } from '@masthead/core/events';
-import { insertIfAbsent, insertWithNextId, rowsOf } from '@masthead/core/mongo';
+import { CoalescedWrites, insertIfAbsent, insertWithNextId, rowsOf } from '@masthead/core/mongo';
 import type { Connection } from 'mongoose';
 import {
   sessionModels,
@@ -24,13 +24,23 @@ const SESSION_ID_BLOCK = 64;
 /**
  * Sessions, their tokens, refresh records, authorization codes and the claims of one-time
  * secrets. The reads and writes of sign-in, the session check and refresh go through the driver
- * (`rowsOf`), every field written here (ADR 0191); the rest through mongoose.
+ * (`rowsOf`), every field written here (ADR 0191), their inserts and the expiry update sent
+ * together under concurrency (ADR 0193); the rest through mongoose.
  */
 export class SessionRepository {
   private readonly models: SessionModels;
+  // The writes of every sign-in and refresh, sent together under concurrency (ADR 0193).
+  private readonly tokenInserts: CoalescedWrites<SessionTokenRecord>;
+  private readonly refreshInserts: CoalescedWrites<RefreshTokenRecord>;
+  private readonly expiryUpdates: CoalescedWrites<SessionRecord>;
+  private readonly authCodeInserts: CoalescedWrites<AuthCodeRecord>;
 
   constructor(private readonly db: Connection) {
     this.models = sessionModels(db);
+    this.tokenInserts = new CoalescedWrites(rowsOf(this.models.tokens));
+    this.refreshInserts = new CoalescedWrites(rowsOf(this.models.refreshTokens));
+    this.expiryUpdates = new CoalescedWrites(rowsOf(this.models.sessions));
+    this.authCodeInserts = new CoalescedWrites(rowsOf(this.models.authCodes));
   }
 
   async ready(): Promise<void> {
@@ -49,11 +59,11 @@ export class SessionRepository {
   }
 
   async addToken(tokenHash: string, sessionId: number, expiresAt: Date): Promise<void> {
-    await rowsOf(this.models.tokens).insertOne({ _id: tokenHash, session_id: sessionId, expires_at: expiresAt });
+    await this.tokenInserts.insertOne({ _id: tokenHash, session_id: sessionId, expires_at: expiresAt });
   }
 
   async addRefreshToken(tokenHash: string, session: SessionRecord, expiresAt: Date): Promise<void> {
-    await rowsOf(this.models.refreshTokens).insertOne({
+    await this.refreshInserts.insertOne({
       _id: tokenHash,
       session_id: session._id,
       user_id: session.user_id,
@@ -69,15 +79,17 @@ export class SessionRepository {
    * ADR 0086) finds the records there and never moves the expiry back.
    */
   async storeRotation(session: SessionRecord, rotation: Rotation, withRefreshRecord: boolean): Promise<void> {
+    // Side by side: an expiry moved forward without its token (a failed insert) ends nothing early.
     await Promise.all([
       insertIfAbsent(this.addToken(hashToken(rotation.token), session._id, rotation.expiresAt)),
       withRefreshRecord ? insertIfAbsent(this.addRefreshToken(hashToken(rotation.refreshToken), session, rotation.refreshExpiresAt)) : null,
+      this.expiryUpdates.updateOne({ _id: session._id }, { $max: { expires_at: rotation.expiresAt } }),
     ]);
-    await rowsOf(this.models.sessions).updateOne({ _id: session._id }, { $max: { expires_at: rotation.expiresAt } });
   }
 
   async addAuthCode(record: Omit<AuthCodeRecord, 'used_at'>): Promise<void> {
-    await this.models.authCodes.create({ ...record, used_at: null });
+    // A refresh's default response type (`code_and_token`) issues one: through the driver too.
+    await this.authCodeInserts.insertOne({ ...record, used_at: null });
   }
 
   /** Token hash → the token's own expiry and its session, two `_id` reads. */

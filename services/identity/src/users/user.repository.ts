@@ -94,12 +94,20 @@ export class UserRepository {
 
   /**
    * `mark` (`markedBy` of @masthead/core/events) marks the row with the events of this write in
-   * the same operation (docs/adr/0180); with no changes only the mark is written.
+   * the same operation (docs/adr/0180); with no changes only the mark is written. Returns the
+   * user as written (one round trip: callers answer with it), null when there is none.
    */
-  async update(id: number, changes: Partial<NewUser>, mark?: object): Promise<void> {
+  async update(id: number, changes: Partial<NewUser>, mark?: object): Promise<UserView | null> {
     const set = mark && Object.keys(changes).length === 0 ? {} : { $set: { ...changes, updated_at: new Date() } };
-    await this.model.updateOne({ _id: id }, { ...set, ...mark }).exec();
+    // FerretDB's findAndModify takes no projection: the hash is dropped here instead.
+    const updated = await this.model
+      .findOneAndUpdate({ _id: id }, { ...set, ...mark }, { new: true })
+      .lean<UserRecord>()
+      .exec();
     this.deps.changes.changed(id);
+    if (!updated) return null;
+    delete (updated as Partial<UserRecord>).password_hash;
+    return updated;
   }
 
   /** The witness of events about user `id` (docs/adr/0180). */

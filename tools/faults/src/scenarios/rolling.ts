@@ -2,15 +2,19 @@ import { checkHealth } from '@masthead/core/grpc';
 
 import { percentile, sleep, startDrill, waitFor, type Drill } from '../drill.js';
 import { GatewayClient } from '../http.js';
-import { closedLoop, demoToken, lightRequests, openLoop, succeeded, tally } from '../load.js';
+import { closedLoop, lightRequests, memberPool, openLoop, succeeded, tally } from '../load.js';
 import { ScenarioReport } from '../report.js';
 
 const WARM_UP_MS = 5_000;
 const SETTLE_MS = 2_000;
 const CAPACITY_CONNECTIONS = 32;
 const CAPACITY_MS = 10_000;
+// Long enough for every process's hot paths to be compiled and its caches filled.
+const CAPACITY_WARM_UP_MS = 10_000;
 // A restarting replica's boot takes CPU from the others: offer half of what all replicas carry.
 const HEADROOM = 0.5;
+/** Members whose requests the mix interleaves. */
+const MEMBERS = 20;
 
 /**
  * "Rolling restart": two replicas of every service and two gateways, under `rate` requests per
@@ -27,17 +31,17 @@ export async function rollingRestart(options: { rate: number }): Promise<Scenari
   try {
     const client = new GatewayClient(drill.stack.origins, { timeoutMs: 15_000, retryIdempotent: true });
     client.watchReadiness();
-    const token = await demoToken(client);
+    const tokens = (await memberPool(client, MEMBERS)).map(({ token }) => token);
     // What this machine serves without faults: a busy shared machine may not carry the rate asked
     // for, and then the drill offers half of what it can (and says so) rather than measure overload.
-    await closedLoop(client, CAPACITY_CONNECTIONS, 3_000, lightRequests(token));
+    await closedLoop(client, CAPACITY_CONNECTIONS, CAPACITY_WARM_UP_MS, lightRequests(tokens));
     const capacity =
-      (await closedLoop(client, CAPACITY_CONNECTIONS, CAPACITY_MS, lightRequests(token))).filter(succeeded).length / (CAPACITY_MS / 1000);
+      (await closedLoop(client, CAPACITY_CONNECTIONS, CAPACITY_MS, lightRequests(tokens))).filter(succeeded).length / (CAPACITY_MS / 1000);
     const rate = Math.min(options.rate, Math.floor(capacity * HEADROOM));
     report.note(`capacity without faults: ${capacity.toFixed(0)} requests/s; offering ${rate}/s`);
     const order = [...drill.stack.topology.services, ...drill.stack.topology.gateways];
     const restartsMs = order.length * 6_000;
-    const load = openLoop(client, rate, WARM_UP_MS + restartsMs, lightRequests(token));
+    const load = openLoop(client, rate, WARM_UP_MS + restartsMs, lightRequests(tokens));
 
     await sleep(WARM_UP_MS);
     const restarted: string[] = [];
