@@ -1,12 +1,24 @@
 import { checkHealth } from '@masthead/core/grpc';
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { ServiceName } from '../clients.js';
+
+/**
+ * The paths the health router may serve (express matches them case-insensitively, with a trailing
+ * slash; this admits a few more, which the router then refuses as before). Every other request skips the router: one that enters a router and matches none
+ * of its routes leaves it only on the next turn of the event loop (a `setImmediate`).
+ */
+const HEALTH_PATH = /^\/(?:healthz|readyz)\/*$/i;
 
 /**
  * `/healthz`: the process is alive. `/readyz`: every service answers its health check, and the
  * gateway is not draining (`draining()`, after SIGTERM).
  */
-export function healthRouter(addresses: Record<ServiceName, string>, draining: () => boolean = () => false): Router {
+export function healthRouter(addresses: Record<ServiceName, string>, draining: () => boolean = () => false): RequestHandler {
+  const router = healthRoutes(addresses, draining);
+  return (req, res, next) => (HEALTH_PATH.test(req.path) ? router(req, res, next) : next());
+}
+
+function healthRoutes(addresses: Record<ServiceName, string>, draining: () => boolean): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -1,6 +1,6 @@
 import { request as httpRequest, createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { observeRpc, startMetricsServer, type MetricsServer } from '../src/metrics/index.js';
+import { countEvent, observeRpc, startMetricsServer, type MetricsServer } from '../src/metrics/index.js';
 
 /** The value of one series in the Prometheus text, or undefined. */
 const valueOf = (text: string, series: string): number | undefined => {
@@ -42,6 +42,16 @@ describe('process metrics', () => {
     ).toBe(1);
     expect(valueOf(text, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
     expect((await fetch(`http://127.0.0.1:${metrics.port}/other`)).status).toBe(404);
+  });
+
+  it('counts events by source and path, each label set apart', async () => {
+    countEvent('probe', 'direct');
+    countEvent('probe', 'direct');
+    countEvent('probe', 'queued');
+    const text = await scrape();
+    expect(valueOf(text, 'masthead_events_total{source="probe",path="direct"}')).toBe(2);
+    expect(valueOf(text, 'masthead_events_total{source="probe",path="queued"}')).toBe(1);
+    expect(valueOf(text, 'masthead_events_total{source="probe",path="relayed"}')).toBeUndefined();
   });
 
   it('counts outgoing HTTP calls (provider calls) by host and outcome, over http and fetch', async () => {

@@ -45,6 +45,39 @@ describe('shared conventions', () => {
       expect(((await response.json()) as Record<string, unknown>)['error']).toBe('route_not_found');
     });
 
+    it('counts requests by route template, methods apart, and requests no route serves as unmatched', async () => {
+      const tenant = await createTenant(s.stack);
+      const resource = { resource: tenant.publicKey };
+      const scrape = async (): Promise<string> => (await fetch(`${s.stack.gatewayUrl}/metrics`)).text();
+      const count = (text: string, method: string, route: string, status: number): number => {
+        const series = `masthead_http_requests_total{method="${method}",route="${route}",status="${status}"} `;
+        const line = text.split('\n').find((candidate) => candidate.startsWith(series));
+        return line === undefined ? 0 : Number(line.slice(series.length));
+      };
+      const plan = await s.stack.operator.plans.upsertPlan({
+        resourceId: tenant.resourceId,
+        slug: 'counted',
+        title: 'Counted',
+        active: true,
+        private: false,
+        fullAccess: false,
+      });
+      const before = await scrape();
+      expect((await s.api(`/plans/${plan.id}`, { headers: resource })).status).toBe(200);
+      expect((await s.api('/plans/', { headers: resource })).status).toBe(200);
+      expect((await s.api('/plans', { method: 'DELETE' })).status).toBe(404);
+      expect((await s.api('/user/no-such-thing')).status).toBe(404);
+      const after = await scrape();
+      const delta = (method: string, route: string, status: number) =>
+        count(after, method, route, status) - count(before, method, route, status);
+      expect([
+        delta('GET', '/api/v1/plans/:id', 200),
+        delta('GET', '/api/v1/plans', 200),
+        delta('DELETE', 'unmatched', 404),
+        delta('GET', 'unmatched', 404),
+      ]).toEqual([1, 1, 1, 1]);
+    });
+
     it('puts a fresh request ID on every response, successes included', async () => {
       const tenant = await createTenant(s.stack);
       const first = await s.api('/plans', { headers: { resource: tenant.publicKey }, query: 'page=1' });

@@ -203,10 +203,15 @@ describe('skeleton reads', () => {
     });
 
     it('adds admin-only fields in admin context', async () => {
+      const guestBefore = await list('page=1');
       const response = await list('page=1', { token: adminToken });
       const plan = (response.body['items'] as Array<Record<string, unknown>>)[0]!;
       expect(plan).toMatchObject({ created_at: anyIsoDate, updated_at: anyIsoDate });
       expect((plan['subscriptions'] as Array<Record<string, unknown>>)[0]).toMatchObject({ created_at: anyIsoDate, country_vat: null });
+      // The same answer of catalog, shaped per caller: a guest after the admin sees no admin field.
+      const guestAfter = await list('page=1');
+      expect(guestAfter.body).toEqual(guestBefore.body);
+      expect((guestAfter.body['items'] as Array<Record<string, unknown>>)[0]).not.toHaveProperty('created_at');
     });
 
     it('does not show another resource’s plans', async () => {

@@ -25,6 +25,12 @@ export interface CallOptions {
   deadline?: Date;
   /** Retry UNAVAILABLE with jittered backoff. Only for calls that are safe to repeat. */
   idempotent?: boolean;
+  /**
+   * The answer may be the very object an earlier call of the method got for the same bytes
+   * (decoded once, ADR 0197): for reads whose answer the caller never changes, served by the
+   * peer from its cache (the same bytes on every hit).
+   */
+  shared?: boolean;
 }
 
 type UnaryMethodShape<Req, Res> = {
@@ -74,6 +80,27 @@ export function channelTarget(address: string): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Distinct answers kept per method for `shared` calls (pages, filters and resources apart). */
+const SHARED_ANSWERS = 64;
+
+/**
+ * A decoder that decodes each distinct answer once: byte-identical answers get the same object.
+ * The oldest answer goes first once SHARED_ANSWERS are kept.
+ */
+function sharingDecoder(decode: (bytes: Buffer) => unknown): (bytes: Buffer) => unknown {
+  const answers = new Map<string, unknown>();
+  return (bytes) => {
+    const key = bytes.toString('latin1');
+    let answer = answers.get(key);
+    if (answer === undefined) {
+      answer = decode(bytes);
+      if (answers.size >= SHARED_ANSWERS) answers.delete(answers.keys().next().value!);
+      answers.set(key, answer);
+    }
+    return answer;
+  };
+}
+
 /**
  * Builds a typed client over one shared channel. Every call carries a deadline and the request
  * ID, both inherited from the ambient call unless given; errors come back as the ServiceError the
@@ -89,12 +116,19 @@ export function createServiceClient<Def extends UnaryServiceDefinition>(
     ...CHANNEL_OPTIONS,
   });
 
-  const callOnce = (method: UnaryMethodShape<unknown, unknown>, request: unknown, metadata: Metadata, deadline: Date) =>
+  const sharing = new Map<string, (bytes: Buffer) => unknown>();
+  const sharedDecoderOf = (method: UnaryMethodShape<unknown, unknown>) => {
+    let decoder = sharing.get(method.path);
+    if (!decoder) sharing.set(method.path, (decoder = sharingDecoder(method.responseDeserialize)));
+    return decoder;
+  };
+
+  const callOnce = (method: UnaryMethodShape<unknown, unknown>, request: unknown, metadata: Metadata, deadline: Date, shared: boolean) =>
     new Promise<unknown>((resolve, reject) => {
       channel.makeUnaryRequest(
         method.path,
         method.requestSerialize,
-        method.responseDeserialize,
+        shared ? sharedDecoderOf(method) : method.responseDeserialize,
         request,
         metadata,
         { deadline },
@@ -116,7 +150,7 @@ export function createServiceClient<Def extends UnaryServiceDefinition>(
       const started = process.hrtime.bigint();
       const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
       try {
-        const response = await callOnce(method, request, metadata, deadline);
+        const response = await callOnce(method, request, metadata, deadline, callOptions.shared === true);
         observeRpc('client', method.path, 'OK', seconds());
         return response;
       } catch (error) {

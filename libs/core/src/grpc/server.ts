@@ -49,6 +49,41 @@ export interface RunningGrpcServer {
   stop(graceMs?: number): Promise<void>;
 }
 
+/** Answers built by `answerCache`: encoded once, on first use, then reused (they never change). */
+const reusableAnswers = new WeakSet<object>();
+const encodedAnswers = new WeakMap<object, Buffer>();
+
+/**
+ * `build` memoised per source object: for a handler that serves a cached value (the same object
+ * on every cache hit), so that a hit pays neither the mapping to the wire message nor its
+ * protobuf encoding again (ADR 0196). The answer is shared between calls: nothing may change it.
+ */
+export function answerCache<S extends object, T extends object>(build: (source: S) => T): (source: S) => T {
+  const answers = new WeakMap<S, T>();
+  return (source) => {
+    let answer = answers.get(source);
+    if (!answer) {
+      answer = build(source);
+      answers.set(source, answer);
+      reusableAnswers.add(answer);
+    }
+    return answer;
+  };
+}
+
+/** A method's response encoder that encodes a reusable answer only once. */
+function reusingEncoder(serialize: (value: unknown) => Buffer): (value: unknown) => Buffer {
+  return (value) => {
+    if (value === null || typeof value !== 'object' || !reusableAnswers.has(value)) return serialize(value);
+    let bytes = encodedAnswers.get(value);
+    if (!bytes) {
+      bytes = serialize(value);
+      encodedAnswers.set(value, bytes);
+    }
+    return bytes;
+  };
+}
+
 /**
  * Adapts one async handler to grpc-js: exactly one callback per call, ServiceErrors carried as
  * status plus metadata, anything else logged with the request ID and sent as an opaque INTERNAL.
@@ -99,8 +134,15 @@ export async function startGrpcServer({ listen, logger, services }: GrpcServerOp
       if (!handler) throw new Error(`${name}: no handler for ${method}`);
       adapted[method] = adaptUnary(`${name}/${method}`, handler, logger);
     }
+    // grpc-js copies the encoded answer into each response frame, so one encoding serves many calls.
+    const reusing = Object.fromEntries(
+      Object.entries(definition as AnyDefinition).map(([method, shape]) => [
+        method,
+        { ...shape, responseSerialize: reusingEncoder(shape.responseSerialize as (value: unknown) => Buffer) },
+      ]),
+    ) as AnyDefinition;
     // grpc-js refuses a service without methods; a contract that has none yet still reports health.
-    if (Object.keys(adapted).length > 0) server.addService(definition as AnyDefinition, adapted);
+    if (Object.keys(adapted).length > 0) server.addService(reusing, adapted);
     health.setStatus(name, 'SERVING');
   }
   const port = await new Promise<number>((resolve, reject) => {

@@ -1,4 +1,4 @@
-import { pino, type DestinationStream, type Logger } from 'pino';
+import { destination as pinoDestination, pino, type DestinationStream, type Logger } from 'pino';
 import { currentCall } from '../grpc/call-scope.js';
 
 export type { Logger };
@@ -37,8 +37,34 @@ function requestIdOfAmbientCall(): { req_guid?: string } {
   return call ? { req_guid: call.requestId } : {};
 }
 
+/** How long a record may wait in the standard output's buffer. */
+const FLUSH_INTERVAL_MS = 100;
+/** Records are written to standard output once this many bytes are waiting (or at the interval). */
+const WRITE_BLOCK_BYTES = 4096;
+
+/**
+ * Standard output written in blocks rather than one write(2) per record: the gateway logs every
+ * request, and one system call per line was a twentieth of its CPU per answer (ADR 0196). Still
+ * synchronous writes (no thread pool); what waits is written within FLUSH_INTERVAL_MS and at exit.
+ */
+function blockedStdout(): DestinationStream {
+  const stream = pinoDestination({ dest: 1, sync: true, minLength: WRITE_BLOCK_BYTES });
+  const flush = (): void => {
+    try {
+      stream.flushSync();
+    } catch {
+      // Closed (EPIPE): there is nowhere left to write.
+    }
+  };
+  setInterval(flush, FLUSH_INTERVAL_MS).unref();
+  process.once('exit', flush);
+  return stream;
+}
+
+let stdout: DestinationStream | undefined;
+
 /** Structured JSON logger; records written inside a call carry that call's `req_guid`. */
 export function createLogger({ name, level, destination }: LoggerOptions): Logger {
   const options = { name, level, mixin: requestIdOfAmbientCall, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? (stdout ??= blockedStdout()));
 }

@@ -35,28 +35,71 @@ const histogram = (name: string, help: string, labelNames: string[]) =>
 const counter = (name: string, help: string, labelNames: string[]) =>
   family(name, () => new Counter({ name, help, labelNames, registers: [registry] }));
 
+/** The counter and duration histogram of one kind of answer (HTTP request, RPC by side). */
+interface SeriesFamily {
+  counter: string;
+  counterHelp: string;
+  histogram: string;
+  histogramHelp: string;
+  labelNames: string[];
+}
+
+/** A counter and a duration histogram of one label set, labelled once. */
+interface Series {
+  count: { inc(): void };
+  duration: { observe(value: number): void };
+}
+
+/**
+ * The labelled children of every label set seen, by family and labels: prom-client's `labels()`
+ * checks its argument and builds the child anew on every call, once per request and per RPC
+ * otherwise. Label sets are bounded (route templates, RPC methods, status codes).
+ */
+const seriesCache = new Map<string, Series>();
+
+function seriesOf(family: SeriesFamily, labelValues: string[]): Series {
+  const key = `${family.counter}\u0000${labelValues.join('\u0000')}`;
+  let series = seriesCache.get(key);
+  if (!series) {
+    const labels = Object.fromEntries(family.labelNames.map((name, index) => [name, labelValues[index]!]));
+    series = {
+      count: counter(family.counter, family.counterHelp, family.labelNames).labels(labels),
+      duration: histogram(family.histogram, family.histogramHelp, family.labelNames).labels(labels),
+    };
+    seriesCache.set(key, series);
+  }
+  return series;
+}
+
+const HTTP_REQUESTS: SeriesFamily = {
+  counter: 'masthead_http_requests_total',
+  counterHelp: 'HTTP requests answered, by route template and status',
+  histogram: 'masthead_http_request_duration_seconds',
+  histogramHelp: 'HTTP request duration, by route template and status',
+  labelNames: ['method', 'route', 'status'],
+};
+
+const rpcFamily = (side: 'server' | 'client'): SeriesFamily => ({
+  counter: `masthead_grpc_${side}_handled_total`,
+  counterHelp: `gRPC calls ${side === 'server' ? 'served' : 'made'}, by method and status code`,
+  histogram: `masthead_grpc_${side}_duration_seconds`,
+  histogramHelp: `gRPC call duration (${side} side), by method and status code`,
+  labelNames: ['method', 'code'],
+});
+const RPCS = { server: rpcFamily('server'), client: rpcFamily('client') };
+
 /** One answered HTTP request of the gateway: `route` is the route's template, never the raw path. */
 export function observeHttpRequest(method: string, route: string, status: number, seconds: number): void {
-  const labels = { method, route, status: String(status) };
-  counter('masthead_http_requests_total', 'HTTP requests answered, by route template and status', ['method', 'route', 'status'])
-    .labels(labels)
-    .inc();
-  histogram('masthead_http_request_duration_seconds', 'HTTP request duration, by route template and status', ['method', 'route', 'status'])
-    .labels(labels)
-    .observe(seconds);
+  const series = seriesOf(HTTP_REQUESTS, [method, route, String(status)]);
+  series.count.inc();
+  series.duration.observe(seconds);
 }
 
 /** One RPC, served (`side` server) or made (`side` client); `code` is the gRPC status name. */
 export function observeRpc(side: 'server' | 'client', method: string, code: string, seconds: number): void {
-  counter(`masthead_grpc_${side}_handled_total`, `gRPC calls ${side === 'server' ? 'served' : 'made'}, by method and status code`, [
-    'method',
-    'code',
-  ])
-    .labels({ method, code })
-    .inc();
-  histogram(`masthead_grpc_${side}_duration_seconds`, `gRPC call duration (${side} side), by method and status code`, ['method', 'code'])
-    .labels({ method, code })
-    .observe(seconds);
+  const series = seriesOf(RPCS[side], [method, code]);
+  series.count.inc();
+  series.duration.observe(seconds);
 }
 
 /** Reports the outbox of one service (`source`) at every scrape. */
@@ -100,10 +143,23 @@ async function collectOutbox(this: Gauge): Promise<void> {
 
 /** Counts one event handed to JetStream: `path` direct (at once) or relayed (from the outbox), or queued. */
 export function countEvent(source: string, path: 'direct' | 'queued' | 'relayed'): void {
-  counter('masthead_events_total', 'Events published at once, queued in the outbox, or relayed from it', ['source', 'path'])
-    .labels({ source, path })
-    .inc();
+  const key = `${source}\u0000${path}`;
+  let count = eventCounts.get(key);
+  if (!count) {
+    count = counter('masthead_events_total', 'Events published at once, queued in the outbox, or relayed from it', [
+      'source',
+      'path',
+    ]).labels({
+      source,
+      path,
+    });
+    eventCounts.set(key, count);
+  }
+  count.inc();
 }
+
+/** The labelled children of `masthead_events_total`, as `seriesCache` keeps the others'. */
+const eventCounts = new Map<string, { inc(): void }>();
 
 /**
  * Outgoing HTTP calls, which are the provider calls (card provider, identity provider, IP
