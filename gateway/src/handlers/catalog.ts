@@ -4,23 +4,23 @@ import type { ListPlansResponse } from '@masthead/proto/catalog';
 import { type z } from 'zod';
 import { isAdminRole } from '../auth/roles.js';
 import { fromParams, type pageRequest, pathId } from '../http/request.js';
-import { sharedBodies } from '../http/shared-body.js';
+import { sharedJsonBodies } from '../http/shared-body.js';
 import type { Handler } from '../routes/define.js';
 import { serializePaginator, serializePlan, serializePricing } from '../serializers/catalog.js';
 
 // Catalog serves both reads from its plan cache, the same bytes on every hit: each distinct answer
 // is decoded, shaped and turned into JSON once (ADR 0197).
-const planListBody = sharedBodies((result: ListPlansResponse, admin: boolean) => ({
+const planListJson = sharedJsonBodies((result: ListPlansResponse, admin: boolean) => ({
   items: result.items.map((plan) => serializePlan(plan, admin)),
   paginator: serializePaginator(result.paginator),
 }));
-const planBody = sharedBodies(serializePlan);
+const planJson = sharedJsonBodies(serializePlan);
 
 /** GET /plans: public plan list, paginated (document 1, section F). */
 export const listPlans: Handler<'guestWithResource', z.output<typeof pageRequest>> = async (context, page, { plans }) => {
   const admin = isAdminRole(context.caller.role);
   const result = await plans.listPlans({ resourceId: context.resource.id, query: toPageQuery(page) }, { idempotent: true, shared: true });
-  return { body: planListBody(result, admin) };
+  return { json: planListJson(result, admin) };
 };
 
 export const planRequest = fromParams({ id: pathId(planNotFound) });
@@ -29,7 +29,7 @@ export const planRequest = fromParams({ id: pathId(planNotFound) });
 export const getPlan: Handler<'guestWithResource', z.output<typeof planRequest>> = async (context, { id }, { plans }) => {
   const admin = isAdminRole(context.caller.role);
   const plan = await plans.getPlan({ resourceId: context.resource.id, planId: id }, { idempotent: true, shared: true });
-  return { body: planBody(plan, admin) };
+  return { json: planJson(plan, admin) };
 };
 
 /**

@@ -1,35 +1,19 @@
 /**
- * Bodies built from a shared answer (a `shared` service call, ADR 0197: the same object for the
- * same bytes), built and turned into JSON once per answer and variant instead of per request.
- * Nothing may change such a body once built.
+ * JSON bodies built from a shared answer (a `shared` service call, ADR 0197: the same object for
+ * the same bytes), built and turned into JSON text once per answer and variant instead of per
+ * request. Handlers answer the text as `HandlerResult.json`.
  */
-const reusable = new WeakSet<object>();
-const texts = new WeakMap<object, string>();
-
-/** `build` memoised per answer object and variant (e.g. whether the caller is an admin). */
-export function sharedBodies<S extends object, V, B extends object>(build: (answer: S, variant: V) => B): (answer: S, variant: V) => B {
-  const bodies = new WeakMap<S, Map<V, B>>();
+export function sharedJsonBodies<S extends object, V>(build: (answer: S, variant: V) => object): (answer: S, variant: V) => string {
+  const texts = new WeakMap<S, Map<V, string>>();
   return (answer, variant) => {
-    let variants = bodies.get(answer);
-    if (!variants) bodies.set(answer, (variants = new Map()));
-    let body = variants.get(variant);
-    if (!body) {
-      body = build(answer, variant);
-      variants.set(variant, body);
-      reusable.add(body);
+    let variants = texts.get(answer);
+    if (!variants) texts.set(answer, (variants = new Map()));
+    let text = variants.get(variant);
+    if (text === undefined) {
+      // What express's res.json writes with the app's defaults (no replacer, spaces or escaping).
+      text = JSON.stringify(build(answer, variant));
+      variants.set(variant, text);
     }
-    return body;
+    return text;
   };
-}
-
-/** The JSON text of a body built by `sharedBodies`, made once; undefined for any other body. */
-export function sharedJson(body: unknown): string | undefined {
-  if (body === null || typeof body !== 'object' || !reusable.has(body)) return undefined;
-  let text = texts.get(body);
-  if (text === undefined) {
-    // What express's res.json writes with the app's defaults (no replacer, spaces or escaping).
-    text = JSON.stringify(body);
-    texts.set(body, text);
-  }
-  return text;
 }

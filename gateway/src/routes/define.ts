@@ -9,7 +9,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export interface HandlerResult {
   status?: number;
   body?: unknown;
-  /** A body already serialized as JSON (sent as `res.json` would send `body`). */
+  /**
+   * A body already serialized as JSON, sent as `res.json` would send it: for answers whose text
+   * is made once and reused (the country list, shared catalog answers).
+   */
   json?: string;
   /**
    * A file to download instead of JSON (invoices, receipts): sent with the force-download content

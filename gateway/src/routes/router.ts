@@ -4,7 +4,6 @@ import type { SharedChecks } from '../auth/shared-checks.js';
 import type { ServiceClients } from '../clients.js';
 import { bodyDecoder } from '../http/body.js';
 import { isMultipart, readMultipartFile } from '../http/multipart.js';
-import { sharedJson } from '../http/shared-body.js';
 import { ACCESS_CLASSES } from './access.js';
 import type { RouteDefinition } from './define.js';
 
@@ -23,13 +22,8 @@ function sendDownload(res: Response, file: { filename: string; content: Uint8Arr
     .end(Buffer.from(file.content.buffer, file.content.byteOffset, file.content.byteLength));
 }
 
-/** `res.json`, with a shared body's JSON made once (http/shared-body.ts); the same headers. */
-function sendJson(res: Response, status: number, body: unknown): void {
-  const text = sharedJson(body);
-  if (text === undefined) {
-    res.status(status).json(body);
-    return;
-  }
+/** JSON text made beforehand, sent as `res.json` sends a body: the same headers. */
+function sendJsonText(res: Response, status: number, text: string): void {
   res.status(status);
   if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
   res.send(text);
@@ -97,12 +91,8 @@ export function buildApiRouter(
             try {
               const result = await runInCall(req.call, () => route.handler(context, req, clients));
               if (result.download) sendDownload(res, result.download);
-              else if (result.json !== undefined)
-                res
-                  .status(result.status ?? 200)
-                  .type('application/json')
-                  .send(result.json);
-              else sendJson(res, result.status ?? 200, result.body);
+              else if (result.json !== undefined) sendJsonText(res, result.status ?? 200, result.json);
+              else res.status(result.status ?? 200).json(result.body);
             } finally {
               if (writer !== undefined) hooks.memberMayHaveWritten?.(writer);
             }
