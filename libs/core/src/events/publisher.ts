@@ -204,27 +204,18 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     else settleTimer ??= setTimeout(() => void settleQueued(), settleWindowMs).unref();
   };
 
-  /**
-   * One relay delivery of a batch in order: published together (one connection sends them in
-   * order, so JetStream stores them so), and what was acknowledged leaves the outbox in one
-   * settle. One at a time, a thousand events queued during a NATS outage took 18 s to drain.
-   * Answers how many went; the others wait for the next pass.
-   */
-  const deliver = async (records: readonly OutboxRecord[]): Promise<number> => {
-    const outcomes = await Promise.allSettled(records.map((record) => send(record)));
-    const sent: OutboxRecord[] = [];
-    for (const [index, outcome] of outcomes.entries()) {
-      const record = records[index]!;
-      if (outcome.status === 'fulfilled') {
-        sent.push(record);
-        countEvent(source, 'relayed');
-        continue;
-      }
-      logger.warn({ err: outcome.reason, event_id: record._id, subject: record.subject }, 'event delivery deferred');
+  /** One relay delivery of an outbox record; the record leaves the outbox once acknowledged. */
+  const deliver = async (record: OutboxRecord): Promise<boolean> => {
+    try {
+      await send(record);
+      countEvent(source, 'relayed');
+    } catch (error) {
+      logger.warn({ err: error, event_id: record._id, subject: record.subject }, 'event delivery deferred');
       await outbox.updateOne({ _id: record._id }, { $inc: { attempts: 1 } }).catch(() => undefined);
+      return false;
     }
-    if (sent.length > 0) await settle(sent);
-    return sent.length;
+    await settle([record]);
+    return true;
   };
 
   /** Did the write a prepared event announces commit? Its witness carries the mark then. */
@@ -276,9 +267,10 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
         .sort({ created_at: 1 })
         .limit(RELAY_BATCH)
         .lean<OutboxRecord[]>();
-      const sent = await deliver(pending);
-      delivered += sent;
-      if (sent < pending.length) return delivered;
+      for (const record of pending) {
+        if (!(await deliver(record))) return delivered;
+        delivered++;
+      }
       if (pending.length < RELAY_BATCH) {
         outboxDrained = true;
         return delivered;
