@@ -51,24 +51,30 @@ interface Series {
 }
 
 /**
- * The labelled children of every label set seen, by family and labels: prom-client's `labels()`
- * checks its argument and builds the child anew on every call, once per request and per RPC
- * otherwise. Label sets are bounded (route templates, RPC methods, status codes).
+ * The labelled children of every label set seen, by metric and labels: prom-client's `labels()`
+ * checks its argument and builds the child anew on every call, once per request, RPC and event
+ * otherwise. Label sets are bounded (route templates, RPC methods, status codes, sources).
  */
-const seriesCache = new Map<string, Series>();
+const children = new Map<string, unknown>();
+
+function labelledOnce<T>(metric: string, labelValues: readonly string[], label: () => T): T {
+  const key = [metric, ...labelValues].join('\u0000');
+  let child = children.get(key) as T | undefined;
+  if (child === undefined) {
+    child = label();
+    children.set(key, child);
+  }
+  return child;
+}
 
 function seriesOf(family: SeriesFamily, labelValues: string[]): Series {
-  const key = `${family.counter}\u0000${labelValues.join('\u0000')}`;
-  let series = seriesCache.get(key);
-  if (!series) {
+  return labelledOnce(family.counter, labelValues, () => {
     const labels = Object.fromEntries(family.labelNames.map((name, index) => [name, labelValues[index]!]));
-    series = {
+    return {
       count: counter(family.counter, family.counterHelp, family.labelNames).labels(labels),
       duration: histogram(family.histogram, family.histogramHelp, family.labelNames).labels(labels),
     };
-    seriesCache.set(key, series);
-  }
-  return series;
+  });
 }
 
 const HTTP_REQUESTS: SeriesFamily = {
@@ -143,23 +149,11 @@ async function collectOutbox(this: Gauge): Promise<void> {
 
 /** Counts one event handed to JetStream: `path` direct (at once) or relayed (from the outbox), or queued. */
 export function countEvent(source: string, path: 'direct' | 'queued' | 'relayed'): void {
-  const key = `${source}\u0000${path}`;
-  let count = eventCounts.get(key);
-  if (!count) {
-    count = counter('masthead_events_total', 'Events published at once, queued in the outbox, or relayed from it', [
-      'source',
-      'path',
-    ]).labels({
-      source,
-      path,
-    });
-    eventCounts.set(key, count);
-  }
-  count.inc();
+  const name = 'masthead_events_total';
+  labelledOnce(name, [source, path], () =>
+    counter(name, 'Events published at once, queued in the outbox, or relayed from it', ['source', 'path']).labels({ source, path }),
+  ).inc();
 }
-
-/** The labelled children of `masthead_events_total`, as `seriesCache` keeps the others'. */
-const eventCounts = new Map<string, { inc(): void }>();
 
 /**
  * Outgoing HTTP calls, which are the provider calls (card provider, identity provider, IP
