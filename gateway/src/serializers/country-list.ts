@@ -5,7 +5,6 @@ import { serializeCountry } from './localization.js';
 interface SerializedList {
   version: string;
   countries: Country[];
-  codes: Array<string | undefined>;
   json: string[];
 }
 
@@ -31,7 +30,7 @@ export class CountryListJson {
     const list = this.held;
     if (!list || list.version !== answer.version) return null;
     const items = list.json.slice();
-    const selected = list.codes.indexOf(answer.selectedCode);
+    const selected = list.countries.findIndex((country) => country.code === answer.selectedCode);
     if (selected >= 0) items[selected] = JSON.stringify(serializeCountry({ ...list.countries[selected]!, selected: true }));
     return `{"items":[${items.join(',')}]}`;
   }
@@ -41,7 +40,6 @@ function serializedList(version: string, countries: Country[]): SerializedList {
   return {
     version,
     countries,
-    codes: countries.map((country) => country.code),
     json: countries.map((country) => JSON.stringify(serializeCountry({ ...country, selected: false }))),
   };
 }
