@@ -246,7 +246,7 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     const outcomes = await Promise.allSettled(records.map((record) => send(record)));
     const sent = records.filter((_, index) => outcomes[index]!.status === 'fulfilled');
     const failed = records.filter((_, index) => outcomes[index]!.status === 'rejected');
-    for (const record of sent) countEvent(source, 'relayed');
+    if (sent.length > 0) countEvent(source, 'relayed', sent.length);
     if (failed.length > 0) {
       const reason = (outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult).reason as unknown;
       logger.warn({ err: reason, event_ids: failed.map(({ _id }) => _id) }, 'event delivery deferred');
