@@ -4,6 +4,7 @@ import type { SharedChecks } from '../auth/shared-checks.js';
 import type { ServiceClients } from '../clients.js';
 import { bodyDecoder } from '../http/body.js';
 import { isMultipart, readMultipartFile } from '../http/multipart.js';
+import { routeMatched } from '../http/metrics.js';
 import { ACCESS_CLASSES } from './access.js';
 import type { RouteDefinition } from './define.js';
 
@@ -82,7 +83,7 @@ export function buildApiRouter(
       const policy = ACCESS_CLASSES[route.access];
       const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
       const body = route.multipart ? readBodyButUpload : readBody;
-      router[method](toExpressPath(route.path), body, (req: Request, res: Response, next: NextFunction) => {
+      router[method](toExpressPath(route.path), routeMatched, body, (req: Request, res: Response, next: NextFunction) => {
         // Checks and handler call the services inside the request's call (ADR 0100).
         runInCall(req.call, () => checks.run(req, policy, `${route.method} ${route.path}`))
           .then(async (context) => {

@@ -67,6 +67,8 @@ describe('shared conventions', () => {
       expect((await s.api('/plans/', { headers: resource })).status).toBe(200);
       expect((await s.api('/plans', { method: 'DELETE' })).status).toBe(404);
       expect((await s.api('/user/no-such-thing')).status).toBe(404);
+      // An error on a matched route keeps the route's full template.
+      expect((await s.api('/plans/999999999', { headers: resource })).status).toBe(404);
       const after = await scrape();
       const delta = (method: string, route: string, status: number) =>
         count(after, method, route, status) - count(before, method, route, status);
@@ -75,7 +77,8 @@ describe('shared conventions', () => {
         delta('GET', '/api/v1/plans', 200),
         delta('DELETE', 'unmatched', 404),
         delta('GET', 'unmatched', 404),
-      ]).toEqual([1, 1, 1, 1]);
+        delta('GET', '/api/v1/plans/:id', 404),
+      ]).toEqual([1, 1, 1, 1, 1]);
     });
 
     it('puts a fresh request ID on every response, successes included', async () => {
