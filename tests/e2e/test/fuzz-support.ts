@@ -37,7 +37,7 @@ export function familiesOf(routes: readonly RouteDefinition[]): Map<string, Rout
 }
 
 /** Field names the operations read, so that wrong types meet real decoders, not only unknown keys. */
-const FIELDS = [
+export const FIELDS = [
   'email',
   'password',
   'new_password',
@@ -270,7 +270,20 @@ function headersOf(secrets: Secrets): fc.Arbitrary<Record<string, string>> {
     .map(([headers, huge]) => (huge ? { ...headers, [huge[0]]: 'h'.repeat(huge[1]) } : headers));
 }
 
-const QUERY_KEYS = ['page', 'limit', 'filter', 'sort', 'email', 'id', 'external_source_id', 'group_key', 'with_plans', 'q', 'currency'];
+/** Query parameter names the operations read. */
+export const QUERY_KEYS = [
+  'page',
+  'limit',
+  'filter',
+  'sort',
+  'email',
+  'id',
+  'external_source_id',
+  'group_key',
+  'with_plans',
+  'q',
+  'currency',
+];
 const query = fc
   .array(
     fc.tuple(
