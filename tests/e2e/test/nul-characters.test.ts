@@ -1,8 +1,9 @@
 import { ROUTES, type RouteDefinition } from '@masthead/gateway';
-import { createMember, createTenant, type Tenant } from '@masthead/testkit';
+import type { Tenant } from '@masthead/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { familiesOf, FIELDS, problemsOf, QUERY_KEYS, type Secrets } from './fuzz-support.js';
-import { useStack } from './support.js';
+import { catalogKit } from './catalog-support.js';
+import { familiesOf, FIELDS, hostileTenant, problemsOf, QUERY_KEYS, type Secrets } from './fuzz-support.js';
+import { anyRequestId, useStack } from './support.js';
 
 /**
  * A NUL character (U+0000) in every input of every route (issue 15): PostgreSQL's text holds no
@@ -87,38 +88,13 @@ describe('a NUL character in any input of any route', () => {
     },
   });
   let tenant: Tenant;
-  let serviceKey: string;
   let operations: Record<string, Record<string, Operation>>;
   let secrets: Secrets;
-
   /** A member and an admin, signed in: again whenever a route (sign-out, suspension) ended their session. */
-  const signInAnew = async (): Promise<Secrets> => {
-    const signIn = async (email: string, password: string) => {
-      const response = await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email, password } });
-      expect(response.status).toBe(200);
-      return response.body['token'] as string;
-    };
-    const [member, admin] = await Promise.all([createMember(s.stack, tenant), createMember(s.stack, tenant, { role: 'admin' })]);
-    return {
-      resourceKey: tenant.publicKey,
-      memberToken: await signIn(member.email, member.password),
-      adminToken: await signIn(admin.email, admin.password),
-      memberPassword: member.password,
-      adminPassword: admin.password,
-      serviceKey,
-      neverSent: [],
-    };
-  };
+  let signInAnew: () => Promise<Secrets>;
 
   beforeAll(async () => {
-    tenant = await createTenant(s.stack, { settings: { single_subscription: false } });
-    const account = await s.stack.operator.serviceAccounts.createServiceAccount({
-      resourceId: tenant.resourceId,
-      title: 'NUL',
-      fullAccess: true,
-      grants: [],
-    });
-    serviceKey = account.key;
+    ({ tenant, signIn: signInAnew } = await hostileTenant(s, 'NUL', []));
     secrets = await signInAnew();
     const document = await s.api('/openapi.json');
     expect(document.status).toBe(200);
@@ -153,6 +129,46 @@ describe('a NUL character in any input of any route', () => {
     }
     return send(probe);
   };
+
+  // Inputs the probes above do not reach: a NUL inside an otherwise valid request.
+  it('answers a promo code with a NUL as not found at every checkout step', async () => {
+    const kit = catalogKit(s);
+    const plan = await kit.plan(tenant, 'nul', { title: 'NUL' });
+    const pricing = await kit.pricing(plan.id, 'Monthly', { price: 499 });
+    const json = { items: [{ item_type: 'subscription', item_key: String(pricing.id), promo: NUL_TEXT }] };
+    for (const path of ['/payment/calculate-price', '/promo-validation', '/payment']) {
+      const response = await s.api(path, { headers: { resource: tenant.publicKey, token: secrets.memberToken }, json });
+      expect({ path, status: response.status, body: response.body }).toEqual({
+        path,
+        status: 409,
+        body: { error: 'invalid_promo', error_description: 'Promo code not found', req_guid: anyRequestId },
+      });
+    }
+  });
+
+  it('refuses an account request with a NUL in any text it would store (409 error_fields)', async () => {
+    const application = {
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      company_name: 'Analytical',
+      job_title: 'Engineer',
+      plan: 'basic',
+      email: 'ada@example.test',
+      phone_number: '+44 1',
+      cardprovider_token: 'tok_visa',
+    };
+    for (const field of Object.keys(application)) {
+      const response = await s.api('/account-requests', { json: { ...application, [field]: `${field}\u0000` } });
+      const message = field === 'email' ? 'email must be a valid email address' : `${field} must not contain a NUL character`;
+      expect({ status: response.status, body: response.body }).toEqual({
+        status: 409,
+        body: { error: true, error_fields: { [field]: message }, req_guid: anyRequestId },
+      });
+    }
+    // A phone number is stored as the text of whatever was sent, an array's too.
+    const phone = await s.api('/account-requests', { json: { ...application, phone_number: ['1', NUL_TEXT] } });
+    expect([phone.status, phone.body['error_fields']]).toEqual([409, { phone_number: 'phone_number must not contain a NUL character' }]);
+  });
 
   for (const [family, routes] of familiesOf(ROUTES)) {
     it(`answers the ${family} routes within the contract`, { timeout: 120_000 }, async () => {
