@@ -5,7 +5,17 @@ import { startNats, type StartedServer } from '@masthead/local-infra';
 import type { Connection } from 'mongoose';
 import { AckPolicy, connect, StringCodec, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createEventPublisher, EVENT_STREAM, markedBy, markFields, newEventId, outboxModel } from '../src/events/index.js';
+import {
+  createEventPublisher,
+  EVENT_STREAM,
+  MARK_RETENTION_MS,
+  markedBy,
+  markFields,
+  newEventId,
+  outboxModel,
+  withMarks,
+  WITNESSED_EVENTS_FIELD,
+} from '../src/events/index.js';
 import { createLogger } from '../src/logging/index.js';
 import { connectMongo } from '../src/mongo/index.js';
 
@@ -96,39 +106,43 @@ describe('event publisher with an outbox', () => {
     const options = { source: 'test', connection: db, nats, logger, retryIntervalMs: 100, preparedGraceMs: 300 };
     const publisher = await createEventPublisher(options);
     const rows = db.collection('witnesses');
-    const marksOf = async (id: number) => ((await rows.findOne({ _id: id as never })) as { _event_marks?: string[] } | null)?._event_marks;
     const prepare = (userId: number) =>
       publisher.prepare(
         { name: 'user_profile_updated', payload: { user_id: userId, fields: ['first_name'] } },
         { collection: 'witnesses', id: userId },
       );
 
-    // The whole path: prepared, written with its mark, committed; nothing is left behind.
+    // The whole path: prepared, written with its mark, committed; the outbox record goes.
     const committed = await prepare(11);
     await rows.insertOne({ _id: 11 as never, ...markFields(committed) });
     await committed.commit();
     // Cleared within the settle window, together with other commits' (ADR 0193).
     await until(async () => ((await outboxModel(db).findById(committed.event.id).lean()) === null ? true : undefined));
-    await until(async () => ((await marksOf(11))?.length === 0 ? true : undefined));
 
     // A crash after the write: the relay finds the mark once the grace has passed.
     await rows.insertOne({ _id: 12 as never });
     const crashedAfterWrite = await prepare(12);
-    await rows.updateOne({ _id: 12 as never }, markedBy(crashedAfterWrite));
+    await rows.updateOne({ _id: 12 as never }, markedBy([crashedAfterWrite]));
     // A crash before the write: no mark, so the event is dropped, never published.
     const crashedBeforeWrite = await prepare(13);
+    // Prepared before marks moved (ADR 0180's array): still judged by its mark.
+    await rows.insertOne({ _id: 14 as never });
+    const preparedByAnEarlierVersion = await prepare(14);
+    await rows.updateOne({ _id: 14 as never }, { $addToSet: { _event_marks: preparedByAnEarlierVersion.event.id } });
     await until(async () => ((await outboxModel(db).countDocuments()) === 0 ? true : undefined));
-    // The mark is pulled beside the delete, not before it.
-    await until(async () => ((await marksOf(12))?.length === 0 ? true : undefined));
 
-    const events = (await readSubjects(nats, 10)).filter((subject) => /:1[123]$/.test(subject));
-    expect(events).toEqual(['masthead.events.user_profile_updated:11', 'masthead.events.user_profile_updated:12']);
+    const events = (await readSubjects(nats, 10)).filter((subject) => /:1[1234]$/.test(subject));
+    expect(events).toEqual([
+      'masthead.events.user_profile_updated:11',
+      'masthead.events.user_profile_updated:12',
+      'masthead.events.user_profile_updated:14',
+    ]);
     expect(crashedBeforeWrite.event.id).not.toBe(crashedAfterWrite.event.id);
     await publisher.stop();
     await nats.close();
   });
 
-  it('clears the outbox records and marks of concurrent commits with one delete and one update', async () => {
+  it('clears the outbox records of concurrent commits with one delete, and never writes their witnesses', async () => {
     const nats = await connect({ servers: server.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
     // A window far beyond the test: only stop() settles, so every commit is in one batch.
     const options = { source: 'test', connection: db, nats, logger, retryIntervalMs: 600_000, settleWindowMs: 600_000 };
@@ -156,12 +170,38 @@ describe('event publisher with an outbox', () => {
     db.getClient().on('commandStarted', listen);
     await publisher.stop();
     db.getClient().off('commandStarted', listen);
-    expect(commands.sort()).toEqual(['delete outbox', 'update batch_witnesses']);
+    // A write of its own on the witness could undo a concurrent one on FerretDB (ADR 0198).
+    expect(commands).toEqual(['delete outbox']);
     expect(await outboxModel(db).countDocuments({ _id: { $in: committed } })).toBe(0);
-    expect((await rows.find().toArray()).map((row) => row['_event_marks'] as unknown)).toEqual(users.map(() => []));
     const subjects = (await readSubjects(nats, 20)).filter((subject) => /:4\d$/.test(subject));
     expect(subjects.sort()).toEqual(users.map((user) => `masthead.events.user_profile_updated:${user}`));
     await nats.close();
+  });
+
+  it('keeps marks after publishing; a marking write drops the ones older than the retention, in the same operation', async () => {
+    const publisher = await createEventPublisher({
+      source: 'test',
+      connection: db,
+      nats: new Promise(() => undefined),
+      logger,
+      retryIntervalMs: 600_000,
+    });
+    const rows = db.collection('pruned_witnesses');
+    const now = Date.now();
+    const marks = { old: new Date(now - MARK_RETENTION_MS - 60_000), recent: new Date(now - 60_000) };
+    await rows.insertOne({ _id: 51 as never, name: 'before', [WITNESSED_EVENTS_FIELD]: marks });
+    const asRead = await rows.findOne({ _id: 51 as never });
+    const prepared = await publisher.prepare(
+      { name: 'user_profile_updated', payload: { user_id: 51, fields: ['first_name'] } },
+      { collection: 'pruned_witnesses', id: 51 },
+    );
+    await rows.updateOne({ _id: 51 as never }, withMarks({ $set: { name: 'after' } }, markedBy([prepared], asRead)));
+    const row = await rows.findOne({ _id: 51 as never });
+    expect(row?.['name']).toBe('after');
+    expect(Object.keys(row?.[WITNESSED_EVENTS_FIELD] as object).sort()).toEqual([prepared.event.id, 'recent'].sort());
+    // Its write is done with: the next tests expect an empty outbox.
+    await outboxModel(db).deleteOne({ _id: prepared.event.id });
+    await publisher.stop();
   });
 
   it('drains the outbox by itself within seconds of NATS coming back', async () => {
@@ -170,17 +210,19 @@ describe('event publisher with an outbox', () => {
     const publisher = await createEventPublisher({ source: 'test', connection: db, nats, logger, retryIntervalMs: 600_000 });
     await server.process.stop();
     const kept = [];
-    for (let user = 21; user <= 25; user++) {
+    // More than one relay window (16 publishes in flight): still in order.
+    const users = Array.from({ length: 50 }, (_, index) => 200 + index);
+    for (const user of users) {
       kept.push(await publisher.publish({ name: 'user_password_changed', payload: passwordChanged(user) }));
     }
-    expect(await outboxModel(db).countDocuments({ _id: { $in: kept.map((event) => event.id) } })).toBe(5);
+    expect(await outboxModel(db).countDocuments({ _id: { $in: kept.map((event) => event.id) } })).toBe(users.length);
 
     server = await startNats({ dataDir, port: server.port });
     const started = Date.now();
     await until(async () => ((await outboxModel(db).countDocuments()) === 0 ? true : undefined), 10_000);
     expect(Date.now() - started).toBeLessThan(10_000);
-    const subjects = (await readSubjects(nats, 20)).filter((subject) => /:2\d$/.test(subject));
-    expect(subjects).toEqual([21, 22, 23, 24, 25].map((user) => `masthead.events.user_password_changed:${user}`));
+    const subjects = (await readSubjects(nats, 100)).filter((subject) => /:2\d\d$/.test(subject));
+    expect(subjects).toEqual(users.map((user) => `masthead.events.user_password_changed:${user}`));
     await publisher.stop();
     await nats.close();
   });
@@ -195,7 +237,7 @@ describe('event publisher with an outbox', () => {
     server = await startNats({ dataDir, port: server.port });
     await until(async () => ((await outboxModel(db).countDocuments()) === 0 ? true : undefined), 10_000);
     const nats = await connecting;
-    expect((await readSubjects(nats, 20)).filter((subject) => subject.endsWith(':31'))).toEqual([
+    expect((await readSubjects(nats, 200)).filter((subject) => subject.endsWith(':31'))).toEqual([
       'masthead.events.user_password_changed:31',
     ]);
     await publisher.stop();
@@ -224,7 +266,7 @@ describe('event publisher with an outbox', () => {
     expect(await outboxModel(db).findById(id).lean()).not.toBeNull();
     await until(async () => ((await outboxModel(db).findById(id).lean()) === null ? true : undefined), 10_000);
     expect(Date.now() - left).toBeGreaterThan(1_000);
-    expect((await readSubjects(nats, 100)).filter((subject) => subject.endsWith(':51'))).toEqual([
+    expect((await readSubjects(nats, 200)).filter((subject) => subject.endsWith(':51'))).toEqual([
       'masthead.events.user_password_changed:51',
     ]);
     await publisher.stop();

@@ -49,17 +49,29 @@ export function outboxModel(connection: Connection): Model<OutboxRecord> {
 
 export const newEventId = (): string => randomUUID();
 
-/** The field a witness carries the IDs of its unpublished events in. */
-export const EVENT_MARKS_FIELD = '_event_marks';
+/**
+ * The field a witness carries its marks in: `{ <event ID>: <when marked> }` (ADR 0198). A mark
+ * stays after its event is published: clearing it would be a write of its own on a document
+ * that requests write too, and FerretDB applies an update by rewriting the whole document, so a
+ * concurrent write (a session's revocation, a member's next profile update) could be undone.
+ * The witness's next marking write drops its marks older than `MARK_RETENTION_MS`.
+ */
+export const WITNESSED_EVENTS_FIELD = '_witnessed_events';
+/** Where ADR 0180 kept marks (an array, pulled after publish): read for events prepared before. */
+export const LEGACY_EVENT_MARKS_FIELD = '_event_marks';
+/** Far beyond the time in which the relay judges a prepared event (its grace and one sweep). */
+export const MARK_RETENTION_MS = 60 * 60 * 1000;
 
 /**
- * Schema plugin for a collection whose documents witness events: declares the marks field, so
- * that mongoose keeps it in inserts and `$addToSet` updates. Not `select: false`: that adds a
- * projection to findAndModify, which FerretDB refuses; a mark lives only until its event is
- * published, and projections name the fields they show.
+ * Schema plugin for a collection whose documents witness events: declares the marks fields, so
+ * that mongoose keeps them in inserts and updates. Not `select: false`: that adds a projection
+ * to findAndModify, which FerretDB refuses.
  */
 export function eventMarks(schema: Schema): void {
-  schema.add({ [EVENT_MARKS_FIELD]: { type: [String], default: undefined } });
+  schema.add({
+    [WITNESSED_EVENTS_FIELD]: { type: Schema.Types.Mixed, default: undefined },
+    [LEGACY_EVENT_MARKS_FIELD]: { type: [String], default: undefined },
+  });
 }
 
 /** The witness `id` of `model`'s collection. */

@@ -4,7 +4,15 @@ import type { NatsLink } from './subscribe.js';
 import { Events, StringCodec } from 'nats';
 import type { Logger } from 'pino';
 import type { DomainEvents, EventName } from './catalogue.js';
-import { EVENT_MARKS_FIELD, newEventId, outboxModel, type EventWitness, type OutboxRecord } from './outbox.js';
+import {
+  LEGACY_EVENT_MARKS_FIELD,
+  MARK_RETENTION_MS,
+  newEventId,
+  outboxModel,
+  WITNESSED_EVENTS_FIELD,
+  type EventWitness,
+  type OutboxRecord,
+} from './outbox.js';
 import { countEvent, watchOutbox } from '../metrics/index.js';
 import { CoalescedWrites } from '../mongo/coalesced-writes.js';
 import { rowsOf } from '../mongo/driver.js';
@@ -30,7 +38,7 @@ export interface PublishInput<N extends EventName> {
 /**
  * An event recorded before the write it announces (ADR 0180). The write marks its witness with
  * `markedBy(...)` (an update) or `markFields(...)` (an insert); `commit()` after the write
- * publishes it (its outbox record and mark are cleared moments later, with others'). A crash
+ * publishes it (its outbox record is cleared moments later, with others'). A crash
  * anywhere in between loses nothing and invents nothing: the relay
  * publishes the event once its witness carries the mark, and drops it when the write never
  * committed.
@@ -41,13 +49,37 @@ export interface PreparedEvent<N extends EventName = EventName> {
   commit(): Promise<DomainEvent<N>>;
 }
 
-/** Update operators that mark a witness with `prepared` events; merge them into the write. */
-export const markedBy = (...prepared: PreparedEvent[]) => ({
-  $addToSet: { [EVENT_MARKS_FIELD]: { $each: prepared.map(({ event }) => event.id) } },
-});
+/** Update operators that mark a witness with events (ADR 0198); merge them with `withMarks`. */
+export interface EventMarks {
+  $set: Record<string, Date>;
+  $unset?: Record<string, ''>;
+}
+
+/**
+ * Marks for `prepared`; with `asRead`, the witness as read before this write, its marks older
+ * than the retention go in the same operation (different paths: no conflict on MongoDB).
+ */
+export const markedBy = (prepared: readonly PreparedEvent[], asRead?: object | null): EventMarks => {
+  const now = new Date();
+  const $set = Object.fromEntries(prepared.map(({ event }) => [`${WITNESSED_EVENTS_FIELD}.${event.id}`, now]));
+  const held = ((asRead as Record<string, unknown> | null | undefined)?.[WITNESSED_EVENTS_FIELD] ?? {}) as Record<string, Date | string>;
+  const stale = Object.entries(held).filter(([, markedAt]) => now.getTime() - new Date(markedAt).getTime() > MARK_RETENTION_MS);
+  if (stale.length === 0) return { $set };
+  return { $set, $unset: Object.fromEntries(stale.map(([id]) => [`${WITNESSED_EVENTS_FIELD}.${id}`, ''])) };
+};
+
+/** `update` with `marks` merged into its `$set` and `$unset`. */
+export const withMarks = <U extends { $set?: object; $unset?: object }>(update: U, marks: EventMarks | undefined): U => {
+  if (!marks) return update;
+  const $unset = update.$unset || marks.$unset ? { $unset: { ...update.$unset, ...marks.$unset } } : {};
+  return { ...update, $set: { ...update.$set, ...marks.$set }, ...$unset };
+};
 
 /** Fields that mark a witness being inserted with `prepared` events. */
-export const markFields = (...prepared: PreparedEvent[]) => ({ [EVENT_MARKS_FIELD]: prepared.map(({ event }) => event.id) });
+export const markFields = (...prepared: PreparedEvent[]) => {
+  const now = new Date();
+  return { [WITNESSED_EVENTS_FIELD]: Object.fromEntries(prepared.map(({ event }) => [event.id, now])) };
+};
 
 /** What the outbox holds now, for the metrics. */
 export interface OutboxStats {
@@ -90,7 +122,7 @@ export interface PublisherOptions {
    */
   preparedGraceMs?: number;
   /**
-   * How long the settle (outbox delete, mark `$pull`) of a committed prepared event may wait to
+   * How long the settle (outbox delete) of a committed prepared event may wait to
    * go with others; 0 settles each at once.
    */
   settleWindowMs?: number;
@@ -104,6 +136,10 @@ export interface PublisherOptions {
 
 const codec = StringCodec();
 const RELAY_BATCH = 100;
+// Publishes in flight at once while the relay drains: one at a time managed ~70 events/s, too
+// slow to drain a minute's backlog of a busy process in seconds; all hundred of a batch at once
+// stalled right after a reconnection.
+const RELAY_WINDOW = 16;
 const DEFAULT_ACK_TIMEOUT_MS = 1_000;
 const DEFAULT_PREPARED_GRACE_MS = 30_000;
 const DEFAULT_SETTLE_WINDOW_MS = 100;
@@ -153,37 +189,34 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     ...extra,
   });
 
+  /**
+   * The stream exists (or was just created). Concurrent sends that find it not ready share one
+   * check: the first to notice starts it, the others wait for that one.
+   */
+  const streamExists = async (): Promise<boolean> => {
+    const known = streamReady;
+    if (await known) return true;
+    if (streamReady === known) streamReady = ensureStream();
+    return streamReady;
+  };
+
   /** JetStream stores it (or already has it: the message ID makes a repeat a no-op). */
   const send = async (record: OutboxRecord, timeout?: number): Promise<void> => {
     if (!bus) throw new Error('NATS not connected yet');
-    if (!(await streamReady)) {
-      streamReady = ensureStream();
-      if (!(await streamReady)) throw new Error('event stream not ready');
-    }
+    if (!(await streamExists())) throw new Error('event stream not ready');
     await bus.jetstream.publish(record.subject, codec.encode(record.payload), { msgID: record._id, ...(timeout ? { timeout } : {}) });
   };
 
-  /**
-   * Published events leave the outbox and their witnesses lose the marks: one `delete` command
-   * and one `update` command per witness collection, each a list of `_id` equalities.
-   */
+  /** Published events leave the outbox: one `delete` command. Their marks stay (ADR 0198). */
   const settle = async (records: readonly OutboxRecord[]): Promise<void> => {
-    const pulls = new Map<string, Array<{ updateOne: { filter: { _id: never }; update: never } }>>();
-    for (const { _id, witness } of records) {
-      if (!witness) continue;
-      const statements = pulls.get(witness.collection) ?? [];
-      statements.push({ updateOne: { filter: { _id: witness.id as never }, update: { $pull: { [EVENT_MARKS_FIELD]: _id } } as never } });
-      pulls.set(witness.collection, statements);
-    }
-    await Promise.all([
-      outbox.collection.bulkWrite(
+    await outbox.collection
+      .bulkWrite(
         records.map(({ _id }) => ({ deleteOne: { filter: { _id: _id as never } } })),
         { ordered: false },
-      ),
-      ...[...pulls].map(([collection, statements]) => connection.collection(collection).bulkWrite(statements, { ordered: false })),
-    ]).catch((error: unknown) =>
-      logger.warn({ err: error, event_ids: records.map(({ _id }) => _id) }, 'published events not cleared; they may be sent again'),
-    );
+      )
+      .catch((error: unknown) =>
+        logger.warn({ err: error, event_ids: records.map(({ _id }) => _id) }, 'published events not cleared; they may be sent again'),
+      );
   };
 
   // Settles of committed prepared events wait up to `settleWindowMs` and go together (ADR 0193):
@@ -204,25 +237,35 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     else settleTimer ??= setTimeout(() => void settleQueued(), settleWindowMs).unref();
   };
 
-  /** One relay delivery of an outbox record; the record leaves the outbox once acknowledged. */
-  const deliver = async (record: OutboxRecord): Promise<boolean> => {
-    try {
-      await send(record);
-      countEvent(source, 'relayed');
-    } catch (error) {
-      logger.warn({ err: error, event_id: record._id, subject: record.subject }, 'event delivery deferred');
-      await outbox.updateOne({ _id: record._id }, { $inc: { attempts: 1 } }).catch(() => undefined);
-      return false;
+  /**
+   * One relay delivery of a window of outbox records, published side by side on the one
+   * connection (JetStream stores them in the order sent); the acknowledged ones leave the outbox
+   * together. Answers how many were acknowledged.
+   */
+  const deliver = async (records: readonly OutboxRecord[]): Promise<number> => {
+    const outcomes = await Promise.allSettled(records.map((record) => send(record)));
+    const sent = records.filter((_, index) => outcomes[index]!.status === 'fulfilled');
+    const failed = records.filter((_, index) => outcomes[index]!.status === 'rejected');
+    if (sent.length > 0) countEvent(source, 'relayed', sent.length);
+    if (failed.length > 0) {
+      const reason = (outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult).reason as unknown;
+      logger.warn({ err: reason, event_ids: failed.map(({ _id }) => _id) }, 'event delivery deferred');
+      await outbox.updateMany({ _id: { $in: failed.map(({ _id }) => _id) } }, { $inc: { attempts: 1 } }).catch(() => undefined);
     }
-    await settle([record]);
-    return true;
+    if (sent.length > 0) await settle(sent);
+    return sent.length;
   };
 
   /** Did the write a prepared event announces commit? Its witness carries the mark then. */
   const witnessed = async ({ _id, witness }: OutboxRecord): Promise<boolean> =>
     witness !== undefined &&
-    (await connection.collection(witness.collection).countDocuments({ _id: witness.id as never, [EVENT_MARKS_FIELD]: _id }, { limit: 1 })) >
-      0;
+    (await connection.collection(witness.collection).countDocuments(
+      {
+        _id: witness.id as never,
+        $or: [{ [`${WITNESSED_EVENTS_FIELD}.${_id}`]: { $exists: true } }, { [LEGACY_EVENT_MARKS_FIELD]: _id }],
+      },
+      { limit: 1 },
+    )) > 0;
 
   // False from the first event that went to the outbox until the relay has delivered them all
   // (per process; the order across replicas is not guaranteed anyway).
@@ -267,9 +310,11 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
         .sort({ created_at: 1 })
         .limit(RELAY_BATCH)
         .lean<OutboxRecord[]>();
-      for (const record of pending) {
-        if (!(await deliver(record))) return delivered;
-        delivered++;
+      for (let start = 0; start < pending.length; start += RELAY_WINDOW) {
+        const window = pending.slice(start, start + RELAY_WINDOW);
+        const sent = await deliver(window);
+        delivered += sent;
+        if (sent < window.length) return delivered;
       }
       if (pending.length < RELAY_BATCH) {
         outboxDrained = true;

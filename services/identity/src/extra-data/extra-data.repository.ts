@@ -1,4 +1,4 @@
-import { markedBy, markFields, witnessOf, type EventWitness, type PreparedEvent } from '@masthead/core/events';
+import { markedBy, markFields, withMarks, witnessOf, type EventWitness, type PreparedEvent } from '@masthead/core/events';
 import { insertWithNextId, isDuplicateKey } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import { extraDataModel, type ExtraDataRecord } from './extra-data.schema.js';
@@ -65,7 +65,11 @@ export class ExtraDataRepository {
       if (existing) {
         const prepared = await announce({ ...existing, field_value: value, updated_at: now }, false, witnessOf(this.model, existing._id));
         const updated = await this.model
-          .findOneAndUpdate({ _id: existing._id }, { $set: { field_value: value, updated_at: now }, ...markedBy(prepared) }, { new: true })
+          .findOneAndUpdate(
+            { _id: existing._id },
+            withMarks({ $set: { field_value: value, updated_at: now } }, markedBy([prepared], existing)),
+            { new: true },
+          )
           .lean<ExtraDataRecord>()
           .exec();
         if (updated) return { record: updated, created: false, prepared };

@@ -52,7 +52,7 @@ export class ProfileUpdateService {
     // The events are prepared before the user row that witnesses them is written (docs/adr/0180):
     // a crash after that write still publishes them, one before it does not.
     const prepared = await this.prepare(userId, resourceId, changes, before?.extra ?? {});
-    const updated = await this.deps.users.update(userId, userChangesOf(changes, languageId), markedBy(...prepared));
+    const updated = await this.deps.users.update(userId, userChangesOf(changes, languageId), markedBy(prepared, user));
     if (oldKey && changes.nickName !== undefined && newKey !== oldKey) await nickNames.release(oldKey, userId);
 
     if (changes.extra) await relationships.mergeExtra(resourceId, userId, changes.extra);

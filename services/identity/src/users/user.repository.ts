@@ -1,4 +1,4 @@
-import { witnessOf, type EventWitness } from '@masthead/core/events';
+import { withMarks, witnessOf, type EventMarks, type EventWitness } from '@masthead/core/events';
 import { insertWithNextId, rowsOf } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import type { MemberChangeListener } from './profile-cache.js';
@@ -93,17 +93,14 @@ export class UserRepository {
   }
 
   /**
-   * `mark` (`markedBy` of @masthead/core/events) marks the row with the events of this write in
-   * the same operation (docs/adr/0180); with no changes only the mark is written. Returns the
+   * `marks` (`markedBy` of @masthead/core/events) mark the row with the events of this write in
+   * the same operation (docs/adr/0180); with no changes only the marks are written. Returns the
    * user as written (one round trip: callers answer with it), null when there is none.
    */
-  async update(id: number, changes: Partial<NewUser>, mark?: object): Promise<UserView | null> {
-    const set = mark && Object.keys(changes).length === 0 ? {} : { $set: { ...changes, updated_at: new Date() } };
+  async update(id: number, changes: Partial<NewUser>, marks?: EventMarks): Promise<UserView | null> {
+    const set = marks && Object.keys(changes).length === 0 ? {} : { $set: { ...changes, updated_at: new Date() } };
     // FerretDB's findAndModify takes no projection: the hash is dropped here instead.
-    const updated = await this.model
-      .findOneAndUpdate({ _id: id }, { ...set, ...mark }, { new: true })
-      .lean<UserRecord>()
-      .exec();
+    const updated = await this.model.findOneAndUpdate({ _id: id }, withMarks(set, marks), { new: true }).lean<UserRecord>().exec();
     this.deps.changes.changed(id);
     if (!updated) return null;
     delete (updated as Partial<UserRecord>).password_hash;
