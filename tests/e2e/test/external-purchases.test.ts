@@ -214,6 +214,42 @@ describe('external purchases', () => {
     });
   });
 
+  it('finds no transaction by a store ID with a NUL, and refuses to store one (PostgreSQL text holds no NUL)', async () => {
+    const { member, call } = await store();
+    await call('POST', '/integrations/external/subscription', {
+      user_id: member.id,
+      transaction_id: 't-1',
+      external_source_id: 'com.news.monthly',
+    });
+    const nul = 't-1\u0000';
+    const read = await call('GET', '/integrations/external/transaction', undefined, `external_source_id=${encodeURIComponent(nul)}`);
+    expect([read.status, read.body]).toEqual([404, error('get_transaction_error')]);
+    for (const method of ['PUT', 'DELETE']) {
+      const lookup = await call(method, '/integrations/external/subscription', { user_id: member.id, transaction_id: nul });
+      expect([lookup.status, lookup.body]).toEqual([404, error('get_transaction_error')]);
+    }
+    const refundOfNone = await call('PUT', '/integrations/external/refund', { user_id: member.id, transaction_id: nul });
+    expect([refundOfNone.status, refundOfNone.body]).toEqual([404, error('get_transaction_error')]);
+    const fieldError = (field: string) => ({
+      error: true,
+      error_fields: { [field]: `${field} must not contain a NUL character` },
+      req_guid: anyRequestId,
+    });
+    const recorded = await call('POST', '/integrations/external/subscription', {
+      user_id: member.id,
+      transaction_id: nul,
+      external_source_id: 'com.news.monthly',
+    });
+    expect([recorded.status, recorded.body]).toEqual([409, fieldError('transaction_id')]);
+    for (const field of ['refund_id', 'reason']) {
+      const refund = await call('PUT', '/integrations/external/refund', { user_id: member.id, transaction_id: 't-1', [field]: 'r\u0000' });
+      expect([refund.status, refund.body]).toEqual([409, fieldError(field)]);
+    }
+    // Nothing was refunded.
+    const after = await call('GET', '/integrations/external/transaction', undefined, 'external_source_id=t-1');
+    expect(after.body['transaction']).toMatchObject({ status: 'succeeded', amount_refunded: 0 });
+  });
+
   describe('PUT /integrations/external/subscription', () => {
     it('moves the purchase to another Pricing (the old membership ends) or changes its end date and autorenew', async () => {
       const { tenant, yearly, member, call } = await store();

@@ -37,6 +37,20 @@ describe('fuzz regressions', () => {
     expect(response.body).toEqual({ error: 'sponsor_slot_not_found', error_description: 'Slot not found', req_guid: anyRequestId });
   });
 
+  it('answers a store transaction ID with a NUL character as not found, not a 500 (GET /integrations/external/transaction?external_source_id=%00)', async () => {
+    const { key } = await s.stack.operator.serviceAccounts.createServiceAccount({
+      resourceId: tenant.resourceId,
+      title: 'Fuzz regression',
+      fullAccess: true,
+      grants: [],
+    });
+    const response = await s.api('/integrations/external/transaction?external_source_id=%00', {
+      headers: { resource: tenant.publicKey, 'service-api-key': key },
+    });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ error: 'get_transaction_error', error_description: 'Transaction not found', req_guid: anyRequestId });
+  });
+
   it('answers headers over 16 KiB with 431 in the envelope, not a bare status line', async () => {
     const response = await s.api('/plans', { headers: { resource: tenant.publicKey, 'x-custom': 'h'.repeat(20_000) } });
     expect(response.status).toBe(431);

@@ -1,6 +1,9 @@
 import { Writable } from 'node:stream';
 import type { RouteDefinition } from '@masthead/gateway';
+import { createMember, createTenant, type Tenant } from '@masthead/testkit';
 import fc from 'fast-check';
+import { expect } from 'vitest';
+import type { StackHandle } from './support.js';
 
 /**
  * Property-based requests against the running stack (issue 15): what a hostile or careless client
@@ -20,6 +23,42 @@ export interface Secrets {
   neverSent: string[];
 }
 
+/**
+ * A tenant with a full-access service account (`title`), and `signIn`: a new member and a new
+ * admin signed in on each call, for when a run's requests sign out, change passwords or suspend.
+ */
+export async function hostileTenant(
+  s: StackHandle,
+  title: string,
+  neverSent: string[],
+): Promise<{ tenant: Tenant; signIn: () => Promise<Secrets> }> {
+  const tenant = await createTenant(s.stack, { settings: { single_subscription: false } });
+  const { key: serviceKey } = await s.stack.operator.serviceAccounts.createServiceAccount({
+    resourceId: tenant.resourceId,
+    title,
+    fullAccess: true,
+    grants: [],
+  });
+  const tokenOf = async (email: string, password: string) => {
+    const response = await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email, password } });
+    expect(response.status).toBe(200);
+    return response.body['token'] as string;
+  };
+  const signIn = async (): Promise<Secrets> => {
+    const [member, admin] = await Promise.all([createMember(s.stack, tenant), createMember(s.stack, tenant, { role: 'admin' })]);
+    return {
+      resourceKey: tenant.publicKey,
+      memberToken: await tokenOf(member.email, member.password),
+      adminToken: await tokenOf(admin.email, admin.password),
+      memberPassword: member.password,
+      adminPassword: admin.password,
+      serviceKey,
+      neverSent,
+    };
+  };
+  return { tenant, signIn };
+}
+
 /** One generated request. */
 export interface FuzzRequest {
   method: string;
@@ -37,7 +76,7 @@ export function familiesOf(routes: readonly RouteDefinition[]): Map<string, Rout
 }
 
 /** Field names the operations read, so that wrong types meet real decoders, not only unknown keys. */
-const FIELDS = [
+export const FIELDS = [
   'email',
   'password',
   'new_password',
@@ -270,7 +309,20 @@ function headersOf(secrets: Secrets): fc.Arbitrary<Record<string, string>> {
     .map(([headers, huge]) => (huge ? { ...headers, [huge[0]]: 'h'.repeat(huge[1]) } : headers));
 }
 
-const QUERY_KEYS = ['page', 'limit', 'filter', 'sort', 'email', 'id', 'external_source_id', 'group_key', 'with_plans', 'q', 'currency'];
+/** Query parameter names the operations read. */
+export const QUERY_KEYS = [
+  'page',
+  'limit',
+  'filter',
+  'sort',
+  'email',
+  'id',
+  'external_source_id',
+  'group_key',
+  'with_plans',
+  'q',
+  'currency',
+];
 const query = fc
   .array(
     fc.tuple(

@@ -1,8 +1,7 @@
 import { ROUTES } from '@masthead/gateway';
-import { createMember, createTenant, type Tenant } from '@masthead/testkit';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { credentials, familiesOf, logSink, problemsOf, requestOf, type FuzzRequest, type Secrets } from './fuzz-support.js';
+import { credentials, familiesOf, hostileTenant, logSink, problemsOf, requestOf, type FuzzRequest, type Secrets } from './fuzz-support.js';
 import { useStack } from './support.js';
 
 /**
@@ -35,18 +34,10 @@ describe('fuzzing every route family', () => {
   const answered = new Map<string, number>();
   /** Every family's credentials: no log line of the run may show any of them. */
   const issued: Secrets[] = [];
-  let tenant: Tenant;
-  let serviceKey: string;
+  let signIn: () => Promise<Secrets>;
 
   beforeAll(async () => {
-    tenant = await createTenant(s.stack, { settings: { single_subscription: false } });
-    const account = await s.stack.operator.serviceAccounts.createServiceAccount({
-      resourceId: tenant.resourceId,
-      title: 'Fuzz',
-      fullAccess: true,
-      grants: [],
-    });
-    serviceKey = account.key;
+    ({ signIn } = await hostileTenant(s, 'Fuzz', ['sk_test_masthead', WEBHOOK_SECRET]));
   });
 
   /**
@@ -54,21 +45,7 @@ describe('fuzzing every route family', () => {
    * passwords and revokes sessions, which must not leave the next family only unauthenticated paths.
    */
   const credentialsOfFamily = async (): Promise<Secrets> => {
-    const signIn = async (email: string, password: string) => {
-      const response = await s.api('/authorization', { headers: { resource: tenant.publicKey }, json: { email, password } });
-      expect(response.status).toBe(200);
-      return response.body['token'] as string;
-    };
-    const [member, admin] = await Promise.all([createMember(s.stack, tenant), createMember(s.stack, tenant, { role: 'admin' })]);
-    const secrets: Secrets = {
-      resourceKey: tenant.publicKey,
-      memberToken: await signIn(member.email, member.password),
-      adminToken: await signIn(admin.email, admin.password),
-      memberPassword: member.password,
-      adminPassword: admin.password,
-      serviceKey,
-      neverSent: ['sk_test_masthead', WEBHOOK_SECRET],
-    };
+    const secrets = await signIn();
     issued.push(secrets);
     return secrets;
   };

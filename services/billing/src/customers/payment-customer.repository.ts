@@ -1,4 +1,4 @@
-import { insertWithNextId, isDuplicateKey } from '@masthead/core/mongo';
+import { insertWithNextId, isDuplicateKey, isStorableText } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import { paymentCustomerModel, type PaymentCustomerRecord } from './payment-customer.schema.js';
 
@@ -27,12 +27,14 @@ export class PaymentCustomerRepository {
     return (await this.model.exists({ user_id: userId, resource_ids: resourceId })) !== null;
   }
 
+  /** A provider customer ID with a NUL (a member's input) matches no stored one (isStorableText). */
   findVisibleByProviderId(
     resourceId: number,
     userId: number,
     paySystem: string,
     customerId: string,
   ): Promise<PaymentCustomerRecord | null> {
+    if (!isStorableText(customerId)) return Promise.resolve(null);
     return this.model
       .findOne({ user_id: userId, resource_ids: resourceId, pay_system: paySystem, customer_id: customerId })
       .lean<PaymentCustomerRecord>()

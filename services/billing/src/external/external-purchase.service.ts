@@ -1,5 +1,6 @@
-import { isServiceError } from '@masthead/core/errors';
+import { fieldError, isServiceError } from '@masthead/core/errors';
 import type { ServiceClient } from '@masthead/core/grpc';
+import { isStorableText } from '@masthead/core/mongo';
 import type { Membership, Pricing } from '@masthead/proto/catalog';
 import type { MembershipsServiceService } from '@masthead/proto/catalog/memberships';
 import type { PricingsServiceService } from '@masthead/proto/catalog/pricings';
@@ -40,6 +41,12 @@ interface Deps {
 const keyOf = (resourceId: number, externalId: string) => `external:${resourceId}:${externalId}`;
 const READ = { idempotent: true };
 
+/** Texts to be stored: one with a NUL, which the database cannot hold, answers 409 with its field. */
+function assertStorable(fields: Record<string, string>): void {
+  const refused = Object.entries(fields).filter(([, text]) => !isStorableText(text));
+  if (refused.length > 0) throw fieldError(Object.fromEntries(refused.map(([name]) => [name, `${name} must not contain a NUL character`])));
+}
+
 /** Document 2 I's external purchase records (see CONTEXT.md; docs/adr/0146). */
 export class ExternalPurchaseService {
   constructor(private readonly deps: Deps) {}
@@ -59,6 +66,7 @@ export class ExternalPurchaseService {
     choice: PricingChoice,
     terms: { amount?: number; currency?: string; endDate?: string; autorenew?: boolean },
   ): Promise<ExternalOutcome> {
+    assertStorable({ transaction_id: externalId });
     const member = await this.member(scope.resourceId, userId);
     const pricing = await this.pricing(scope.resourceId, choice);
     const existing = await this.deps.transactions.findByKey(keyOf(scope.resourceId, externalId));
@@ -155,6 +163,7 @@ export class ExternalPurchaseService {
     externalId: string,
     refund: { amount?: number; refundId: string; reason: string },
   ): Promise<ExternalOutcome> {
+    assertStorable({ refund_id: refund.refundId, reason: refund.reason });
     const transaction = await this.owned(scope.resourceId, userId, externalId);
     const id = refund.refundId || `${externalId}:refund`;
     let current = transaction;

@@ -1,4 +1,4 @@
-import { claimSlot, insertWithNextId, isDuplicateKey } from '@masthead/core/mongo';
+import { claimSlot, insertWithNextId, isDuplicateKey, isStorableText } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import { promoCodeExists } from './promo.errors.js';
 import { promoCodeModel, promoRedemptionModel, type PromoCodeRecord, type PromoRedemptionRecord } from './promo.schema.js';
@@ -37,7 +37,9 @@ export class PromoRepository {
     }
   }
 
+  /** A code with a NUL (a member's input) matches no stored one (isStorableText). */
   findByCode(resourceId: number, code: string): Promise<PromoCodeRecord | null> {
+    if (!isStorableText(code)) return Promise.resolve(null);
     return this.codes
       .findOne({ code_key: codeKey(resourceId, code) })
       .lean<PromoCodeRecord>()

@@ -1,4 +1,4 @@
-import { allocateId, insertIfAbsent, insertWithNextId, isDuplicateKey, settleIdClash } from '@masthead/core/mongo';
+import { allocateId, insertIfAbsent, insertWithNextId, isDuplicateKey, isStorableText, settleIdClash } from '@masthead/core/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 import {
   transactionModel,
@@ -121,7 +121,9 @@ export class TransactionRepository {
     return this.model.findOne({ charge_id: chargeId }).lean<TransactionRecord>().exec();
   }
 
+  /** A store transaction ID with a NUL matches no stored one (isStorableText). */
   findExternal(resourceId: number, externalId: string): Promise<TransactionRecord | null> {
+    if (!isStorableText(externalId)) return Promise.resolve(null);
     return this.model.findOne({ external_id: externalId, resource_id: resourceId }).lean<TransactionRecord>().exec();
   }
 
