@@ -18,19 +18,10 @@ import {
 } from '../src/events/index.js';
 import { createLogger } from '../src/logging/index.js';
 import { connectMongo } from '../src/mongo/index.js';
+import { until } from './until.js';
 
 const logger = createLogger({ name: 'events-test', level: 'silent' });
 const passwordChanged = (userId: number) => ({ user_id: userId, initial: false, revoked_sessions: 0 });
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 async function readSubjects(nats: NatsConnection, count: number): Promise<string[]> {
   const manager = await nats.jetstreamManager();
@@ -210,8 +201,8 @@ describe('event publisher with an outbox', () => {
     const publisher = await createEventPublisher({ source: 'test', connection: db, nats, logger, retryIntervalMs: 600_000 });
     await server.process.stop();
     const kept = [];
-    // More than one relay window (16 publishes in flight): still in order.
-    const users = Array.from({ length: 50 }, (_, index) => 200 + index);
+    // More than one relay window (64 publishes in flight): still in order.
+    const users = Array.from({ length: 150 }, (_, index) => 200 + index);
     for (const user of users) {
       kept.push(await publisher.publish({ name: 'user_password_changed', payload: passwordChanged(user) }));
     }
@@ -221,7 +212,7 @@ describe('event publisher with an outbox', () => {
     const started = Date.now();
     await until(async () => ((await outboxModel(db).countDocuments()) === 0 ? true : undefined), 10_000);
     expect(Date.now() - started).toBeLessThan(10_000);
-    const subjects = (await readSubjects(nats, 100)).filter((subject) => /:2\d\d$/.test(subject));
+    const subjects = (await readSubjects(nats, 200)).filter((subject) => /:[23]\d\d$/.test(subject));
     expect(subjects).toEqual(users.map((user) => `masthead.events.user_password_changed:${user}`));
     await publisher.stop();
     await nats.close();
@@ -237,7 +228,7 @@ describe('event publisher with an outbox', () => {
     server = await startNats({ dataDir, port: server.port });
     await until(async () => ((await outboxModel(db).countDocuments()) === 0 ? true : undefined), 10_000);
     const nats = await connecting;
-    expect((await readSubjects(nats, 200)).filter((subject) => subject.endsWith(':31'))).toEqual([
+    expect((await readSubjects(nats, 400)).filter((subject) => subject.endsWith(':31'))).toEqual([
       'masthead.events.user_password_changed:31',
     ]);
     await publisher.stop();
@@ -266,7 +257,7 @@ describe('event publisher with an outbox', () => {
     expect(await outboxModel(db).findById(id).lean()).not.toBeNull();
     await until(async () => ((await outboxModel(db).findById(id).lean()) === null ? true : undefined), 10_000);
     expect(Date.now() - left).toBeGreaterThan(1_000);
-    expect((await readSubjects(nats, 200)).filter((subject) => subject.endsWith(':51'))).toEqual([
+    expect((await readSubjects(nats, 400)).filter((subject) => subject.endsWith(':51'))).toEqual([
       'masthead.events.user_password_changed:51',
     ]);
     await publisher.stop();

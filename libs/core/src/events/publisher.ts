@@ -97,6 +97,14 @@ export interface EventPublisher {
    * the write and this call loses the event: writes that must not lose theirs use `prepare`.
    */
   publish<N extends EventName>(input: PublishInput<N>): Promise<DomainEvent<N>>;
+  /**
+   * Tells the processes' caches (`onEvent` listeners) of a change now, over plain NATS: no
+   * acknowledgement, never queued (ADR 0199). One lost while NATS is away costs a listener at
+   * most its cache's lifetime of staleness; delivered after an outage it would tell nobody
+   * anything, and thousands of them delayed the events that matter. JetStream's stream still
+   * stores it when NATS is up, as it stores every message of its subjects.
+   */
+  notify<N extends EventName>(input: PublishInput<N>): void;
   /** Records an event before its write (see PreparedEvent). */
   prepare<N extends EventName>(input: PublishInput<N>, witness: EventWitness): Promise<PreparedEvent<N>>;
   /** Delivers what is pending now (used by the relay timer and by tests). */
@@ -136,10 +144,12 @@ export interface PublisherOptions {
 
 const codec = StringCodec();
 const RELAY_BATCH = 100;
+// Ready events one relay read takes. FerretDB sorts in memory after reading every ready record,
+// so a read costs the whole backlog whatever its limit: few large reads, not many small ones.
+const RELAY_READ = 1_000;
 // Publishes in flight at once while the relay drains: one at a time managed ~70 events/s, too
-// slow to drain a minute's backlog of a busy process in seconds; all hundred of a batch at once
-// stalled right after a reconnection.
-const RELAY_WINDOW = 16;
+// slow to drain a minute's backlog of a busy process in seconds.
+const RELAY_WINDOW = 64;
 const DEFAULT_ACK_TIMEOUT_MS = 1_000;
 const DEFAULT_PREPARED_GRACE_MS = 30_000;
 const DEFAULT_SETTLE_WINDOW_MS = 100;
@@ -308,7 +318,7 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
       const pending = await outbox
         .find({ state: { $ne: 'prepared' } })
         .sort({ created_at: 1 })
-        .limit(RELAY_BATCH)
+        .limit(RELAY_READ)
         .lean<OutboxRecord[]>();
       for (let start = 0; start < pending.length; start += RELAY_WINDOW) {
         const window = pending.slice(start, start + RELAY_WINDOW);
@@ -316,7 +326,7 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
         delivered += sent;
         if (sent < window.length) return delivered;
       }
-      if (pending.length < RELAY_BATCH) {
+      if (pending.length < RELAY_READ) {
         outboxDrained = true;
         return delivered;
       }
@@ -391,6 +401,12 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
       await outbox.create(record);
       countEvent(source, 'queued');
       return event;
+    },
+    notify<N extends EventName>(input: PublishInput<N>): void {
+      if (!bus || !connected) return;
+      const event = newEvent(input);
+      bus.nats.publish(`${EVENT_SUBJECT_PREFIX}${event.name}`, codec.encode(JSON.stringify(event)));
+      countEvent(source, 'notified');
     },
     async prepare<N extends EventName>(input: PublishInput<N>, witness: EventWitness): Promise<PreparedEvent<N>> {
       const event = newEvent(input);

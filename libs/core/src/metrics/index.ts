@@ -148,10 +148,13 @@ async function collectOutbox(this: Gauge): Promise<void> {
 }
 
 /** Counts one event handed to JetStream: `path` direct (at once) or relayed (from the outbox), or queued. */
-export function countEvent(source: string, path: 'direct' | 'queued' | 'relayed', events = 1): void {
+export function countEvent(source: string, path: 'direct' | 'queued' | 'relayed' | 'notified', events = 1): void {
   const name = 'masthead_events_total';
   labelledOnce(name, [source, path], () =>
-    counter(name, 'Events published at once, queued in the outbox, or relayed from it', ['source', 'path']).labels({ source, path }),
+    counter(name, 'Events published at once, queued in the outbox, relayed from it, or sent as notifications', ['source', 'path']).labels({
+      source,
+      path,
+    }),
   ).inc(events);
 }
 

@@ -45,7 +45,7 @@ export async function openServiceRuntime(name: string, config: ServiceRuntimeCon
   const countsDir = config.DB_COMMAND_COUNTS_DIR;
   const db = await connectMongo({ url: config.MONGO_URL, dbName: `${config.MONGO_DB_PREFIX}${name}`, monitorCommands: !!countsDir });
   if (countsDir) countCommands(db, name, countsDir);
-  const nats = await connectNats(config.NATS_URL, `masthead-${name}`, log);
+  const { link: nats } = await connectNats(config.NATS_URL, `masthead-${name}`, log);
   const events = await createEventPublisher({
     source: name,
     connection: db,
@@ -66,16 +66,18 @@ const NATS_BOOT_WAIT_MS = 3_000;
  * the service from starting: it gets the connection still being made, its events wait in the
  * outbox until NATS comes, and its cache subscriptions start then.
  */
-async function connectNats(servers: string, name: string, logger: Logger): Promise<NatsLink> {
+async function connectNats(servers: string, name: string, logger: Logger): Promise<{ link: NatsLink }> {
   // No async traces: nats.js would otherwise capture two stack traces (Error objects) per request
   // and JetStream publish, a sixth of a POST /user/event's CPU in integrations, only to decorate a
   // timeout's stack (ADR 0196).
   const connecting = connect({ servers, name, maxReconnectAttempts: -1, waitOnFirstConnect: true, noAsyncTraces: true });
   const timer = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), NATS_BOOT_WAIT_MS).unref());
   const connection = await Promise.race([connecting, timer]);
-  if (connection) return connection;
+  if (connection) return { link: connection };
   logger.warn({ servers }, 'NATS is unreachable; starting anyway, events wait in the outbox');
-  return connecting;
+  // Wrapped: an async function's result that is a promise is waited for, and the service would
+  // not start until NATS is back (a service restarted during an outage answered nothing).
+  return { link: connecting };
 }
 
 /**

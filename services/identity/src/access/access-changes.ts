@@ -61,7 +61,7 @@ export class AccessChanges {
     const revokedSessionIds = reopening ? await this.deps.sessions.revokeAll(userId, resourceId) : [];
     if (!(await this.deps.transitions.move(resourceId, userId, change.from, change.to))) return null;
     if (!reopening) await this.deps.sessions.dropRenewals(userId, resourceId);
-    await this.deps.announcer.memberChanged(userId, resourceId, ANNOUNCED_REASONS[change.to]);
+    this.deps.announcer.memberChanged(userId, resourceId, ANNOUNCED_REASONS[change.to]);
     await this.deps.events.publish({
       name: change.event,
       resourceId,

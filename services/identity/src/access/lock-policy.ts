@@ -90,7 +90,7 @@ export class LockPolicy {
 
   private async revoked(cause: RevocationCause, sessionIds: number[]): Promise<void> {
     if (sessionIds.length === 0) return;
-    await this.deps.announcer.memberChanged(cause.userId, cause.resourceId, 'sessions_revoked');
+    this.deps.announcer.memberChanged(cause.userId, cause.resourceId, 'sessions_revoked');
     await this.deps.events.publish({
       name: ACCESS_EVENTS.sessionsRevoked,
       resourceId: cause.resourceId,

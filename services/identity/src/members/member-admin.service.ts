@@ -63,7 +63,7 @@ export class MemberAdminService {
       if (!created) await this.deps.relationships.setRole(command.resourceId, user._id, resourceRole);
     }
     // Role, activity or profile may have changed under live sessions.
-    if (existing) await this.deps.access.memberChanged(user._id, command.resourceId || null, 'member_updated');
+    if (existing) this.deps.access.memberChanged(user._id, command.resourceId || null, 'member_updated');
     return user;
   }
 }

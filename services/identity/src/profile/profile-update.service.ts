@@ -58,7 +58,7 @@ export class ProfileUpdateService {
     if (changes.extra) await relationships.mergeExtra(resourceId, userId, changes.extra);
     if (changes.tags) await this.deps.tags.replace(userId, resourceId, changes.tags);
 
-    await this.deps.access.memberChanged(userId, null, 'profile_updated');
+    this.deps.access.memberChanged(userId, null, 'profile_updated');
     for (const event of prepared) await event.commit();
     const relationship = changes.extra ? await relationships.find(resourceId, userId) : before;
     return {

@@ -82,7 +82,7 @@ export class ResourcePasswordService {
     await relationships.setPasswordHash(change.resourceId, change.userId, await hasher.hash(change.password));
     const revoked = await this.deps.sessions.revokeOthers(change.userId, change.resourceId, change.sessionId);
     // Gateways cache session checks (ADR 0042): the revoked sessions must fail at once.
-    if (revoked > 0) await this.deps.access.memberChanged(change.userId, change.resourceId, 'password_changed');
+    if (revoked > 0) this.deps.access.memberChanged(change.userId, change.resourceId, 'password_changed');
     await this.deps.events.publish({
       name: PASSWORD_CHANGED,
       resourceId: change.resourceId,

@@ -33,7 +33,7 @@ export class EmailConfirmationService {
       // The account moved to another address since the code was sent: it proves nothing now.
       if (user.email !== record.email) throw codeFailed();
       await this.deps.users.update(user._id, { email_confirmed: true });
-      await this.deps.access.memberChanged(user._id, null, 'member_updated');
+      this.deps.access.memberChanged(user._id, null, 'member_updated');
       return record.email;
     }
     // Another account may have taken the address since the change was requested.
@@ -46,7 +46,7 @@ export class EmailConfirmationService {
       throw error;
     }
     // The user projection the gateways cached with the member's sessions carries the old address.
-    await this.deps.access.memberChanged(user._id, null, 'member_updated');
+    this.deps.access.memberChanged(user._id, null, 'member_updated');
     return record.email;
   }
 }

@@ -22,19 +22,16 @@ export type AccessChangeReason =
 export class AccessAnnouncer {
   constructor(private readonly events: EventPublisher) {}
 
-  async sessionEnded(session: { _id: number; user_id: number; resource_id: number }, reason: AccessChangeReason): Promise<void> {
-    await this.announce(session.user_id, session._id, session.resource_id || null, reason);
+  sessionEnded(session: { _id: number; user_id: number; resource_id: number }, reason: AccessChangeReason): void {
+    this.announce(session.user_id, session._id, session.resource_id || null, reason);
   }
 
-  async memberChanged(userId: number, resourceId: number | null, reason: AccessChangeReason): Promise<void> {
-    await this.announce(userId, null, resourceId, reason);
+  memberChanged(userId: number, resourceId: number | null, reason: AccessChangeReason): void {
+    this.announce(userId, null, resourceId, reason);
   }
 
-  private async announce(userId: number, sessionId: number | null, resourceId: number | null, reason: AccessChangeReason): Promise<void> {
-    await this.events.publish({
-      name: 'member_access_changed',
-      resourceId,
-      payload: { user_id: userId, session_id: sessionId, reason },
-    });
+  /** A notification, not a durable event: a lost one costs a cache one lifetime (ADR 0199). */
+  private announce(userId: number, sessionId: number | null, resourceId: number | null, reason: AccessChangeReason): void {
+    this.events.notify({ name: 'member_access_changed', resourceId, payload: { user_id: userId, session_id: sessionId, reason } });
   }
 }

@@ -109,13 +109,13 @@ export class SessionService {
     const session = await this.deps.repository.findSession(sessionId);
     if (!session) return;
     await this.deps.repository.revoke(sessionId);
-    await this.deps.access.sessionEnded(session, 'logout');
+    this.deps.access.sessionEnded(session, 'logout');
   }
 
   /** A replayed refresh record leaked: every token of its session stops working (ADR 0004). */
   async markCompromised(session: SessionRecord): Promise<void> {
     await this.deps.repository.markCompromised(session._id);
-    await this.deps.access.sessionEnded(session, 'compromised');
+    this.deps.access.sessionEnded(session, 'compromised');
   }
 
   cleanupRefresh(userId: number): Promise<void> {
@@ -125,7 +125,7 @@ export class SessionService {
   /** After a password reset: every session of the user ends and no refresh record survives. */
   async revokeAllOfUser(userId: number): Promise<void> {
     await this.deps.repository.revokeAllOfUser(userId);
-    await this.deps.access.memberChanged(userId, null, 'sessions_revoked');
+    this.deps.access.memberChanged(userId, null, 'sessions_revoked');
   }
 
   /** Resolves a presented token; never throws for a bad token, the caller decides. */

@@ -35,7 +35,7 @@ export class PhotoUploadService {
         .remove(user.photo)
         .catch((error: unknown) => this.deps.logger.warn({ err: error, user_id: userId }, 'old photo not removed'));
     }
-    await this.deps.access.memberChanged(userId, null, 'profile_updated');
+    this.deps.access.memberChanged(userId, null, 'profile_updated');
     await this.deps.events.publish({ name: PROFILE_UPDATED, resourceId, payload: { user_id: userId, fields: ['photo'] } });
     const [updated, relationship] = await Promise.all([this.deps.users.findById(userId), this.deps.relationships.find(resourceId, userId)]);
     return toUserMessage(updated ?? { ...user, photo: url }, relationship?.extra ?? {});
