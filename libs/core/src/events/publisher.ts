@@ -404,8 +404,8 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     },
     notify<N extends EventName>(input: PublishInput<N>): void {
       if (!bus || !connected) return;
-      const event = newEvent(input);
-      bus.nats.publish(`${EVENT_SUBJECT_PREFIX}${event.name}`, codec.encode(JSON.stringify(event)));
+      const { subject, payload } = recordOf(newEvent(input));
+      bus.nats.publish(subject, codec.encode(payload));
       countEvent(source, 'notified');
     },
     async prepare<N extends EventName>(input: PublishInput<N>, witness: EventWitness): Promise<PreparedEvent<N>> {

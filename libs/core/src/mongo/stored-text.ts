@@ -4,3 +4,6 @@
  * A lookup key with a NUL matches nothing stored: callers answer it as not found.
  */
 export const isStorableText = (value: string): boolean => !value.includes('\u0000');
+
+/** The field error of a text to be stored that holds a NUL. */
+export const unstorableText = (field: string): string => `${field} must not contain a NUL character`;

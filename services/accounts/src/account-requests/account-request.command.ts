@@ -1,6 +1,6 @@
 import type { NewAccountRequest } from './account-request.repository.js';
 import { fieldError } from '@masthead/core/errors';
-import { isStorableText } from '@masthead/core/mongo';
+import { isStorableText, unstorableText } from '@masthead/core/mongo';
 
 /** Document 2, J: `number_of_websites` between 1 and 10, default 1. */
 const WEBSITES = { min: 1, max: 10, fallback: 1 };
@@ -8,8 +8,6 @@ const WEBSITES = { min: 1, max: 10, fallback: 1 };
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Longest text field accepted; the spec states none, this bounds stored rows. */
 const MAX_TEXT = 255;
-/** The database cannot store a NUL (isStorableText): a field holding one is invalid. */
-const NUL = (name: string) => `${name} must not contain a NUL character`;
 
 const REQUIRED_TEXT = ['first_name', 'last_name', 'company_name', 'job_title', 'plan'] as const;
 
@@ -26,7 +24,7 @@ export function parseAccountRequest(body: Record<string, unknown>): Fields {
     const value = body[name];
     if (typeof value !== 'string' || value.trim() === '') errors[name] = `${name} is required`;
     else if (value.length > MAX_TEXT) errors[name] = `${name} must be at most ${MAX_TEXT} characters`;
-    else if (!isStorableText(value)) errors[name] = NUL(name);
+    else if (!isStorableText(value)) errors[name] = unstorableText(name);
     return typeof value === 'string' ? value.trim() : '';
   };
   const [firstName, lastName, companyName, jobTitle, plan] = REQUIRED_TEXT.map(text) as [string, string, string, string, string];
@@ -45,11 +43,12 @@ export function parseAccountRequest(body: Record<string, unknown>): Fields {
   const tokenValue = body['cardprovider_token'];
   if (tokenValue !== undefined && tokenValue !== null && (typeof tokenValue !== 'string' || tokenValue.trim() === ''))
     errors['cardprovider_token'] = 'cardprovider_token must be a nonempty string';
-  else if (typeof tokenValue === 'string' && !isStorableText(tokenValue)) errors['cardprovider_token'] = NUL('cardprovider_token');
+  else if (typeof tokenValue === 'string' && !isStorableText(tokenValue))
+    errors['cardprovider_token'] = unstorableText('cardprovider_token');
 
   // No format validation (document 2, J); a non-string is stored as its text.
   const phone = body['phone_number'] === undefined || body['phone_number'] === null ? null : String(body['phone_number']);
-  if (phone !== null && !isStorableText(phone)) errors['phone_number'] = NUL('phone_number');
+  if (phone !== null && !isStorableText(phone)) errors['phone_number'] = unstorableText('phone_number');
 
   if (Object.keys(errors).length > 0) throw fieldError(errors);
   return {

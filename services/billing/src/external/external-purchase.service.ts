@@ -1,6 +1,6 @@
 import { fieldError, isServiceError } from '@masthead/core/errors';
 import type { ServiceClient } from '@masthead/core/grpc';
-import { isStorableText } from '@masthead/core/mongo';
+import { isStorableText, unstorableText } from '@masthead/core/mongo';
 import type { Membership, Pricing } from '@masthead/proto/catalog';
 import type { MembershipsServiceService } from '@masthead/proto/catalog/memberships';
 import type { PricingsServiceService } from '@masthead/proto/catalog/pricings';
@@ -44,7 +44,7 @@ const READ = { idempotent: true };
 /** Texts to be stored: one with a NUL, which the database cannot hold, answers 409 with its field. */
 function assertStorable(fields: Record<string, string>): void {
   const refused = Object.entries(fields).filter(([, text]) => !isStorableText(text));
-  if (refused.length > 0) throw fieldError(Object.fromEntries(refused.map(([name]) => [name, `${name} must not contain a NUL character`])));
+  if (refused.length > 0) throw fieldError(Object.fromEntries(refused.map(([name]) => [name, unstorableText(name)])));
 }
 
 /** Document 2 I's external purchase records (see CONTEXT.md; docs/adr/0146). */
