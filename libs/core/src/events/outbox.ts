@@ -26,6 +26,12 @@ export interface OutboxRecord {
    */
   state?: 'prepared' | 'ready';
   witness?: EventWitness;
+  /**
+   * The run of its process's records it belongs to (ADR 0200): published records leave the
+   * outbox with one delete per bucket, found by an equality FerretDB hands to PostgreSQL, rather
+   * than one statement per record. Absent on records of older versions.
+   */
+  bucket?: string;
 }
 
 const outboxSchema = new Schema<OutboxRecord>(
@@ -37,11 +43,14 @@ const outboxSchema = new Schema<OutboxRecord>(
     attempts: { type: Number, required: true, default: 0 },
     state: { type: String },
     witness: { type: Schema.Types.Mixed },
+    bucket: { type: String },
   },
   { collection: 'outbox', versionKey: false },
 );
 // Serves the relay's scan for the oldest pending events.
 outboxSchema.index({ created_at: 1 });
+// Serves the delete of a bucket's published records.
+outboxSchema.index({ bucket: 1 });
 
 export function outboxModel(connection: Connection): Model<OutboxRecord> {
   return connection.models['Outbox'] ?? connection.model<OutboxRecord>('Outbox', outboxSchema);

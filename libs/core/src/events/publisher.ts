@@ -146,10 +146,13 @@ const codec = StringCodec();
 const RELAY_BATCH = 100;
 // Ready events one relay read takes. FerretDB sorts in memory after reading every ready record,
 // so a read costs the whole backlog whatever its limit: few large reads, not many small ones.
-const RELAY_READ = 1_000;
+const RELAY_READ = 5_000;
 // Publishes in flight at once while the relay drains: one at a time managed ~70 events/s, too
 // slow to drain a minute's backlog of a busy process in seconds.
 const RELAY_WINDOW = 64;
+// Records of one bucket (ADR 0200): a delete reads at most this many rows, and a relay window or
+// a settle batch of this process's records spans one or two buckets.
+const BUCKET_SIZE = 64;
 const DEFAULT_ACK_TIMEOUT_MS = 1_000;
 const DEFAULT_PREPARED_GRACE_MS = 30_000;
 const DEFAULT_SETTLE_WINDOW_MS = 100;
@@ -190,12 +193,16 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
         )
       : Promise.resolve(false);
 
+  // Buckets are this process's own: no other writer adds to them.
+  const bucketPrefix = newEventId();
+  let recorded = 0;
   const recordOf = (event: DomainEvent, extra: Partial<OutboxRecord> = {}): OutboxRecord => ({
     _id: event.id,
     subject: `${EVENT_SUBJECT_PREFIX}${event.name}`,
     payload: JSON.stringify(event),
     created_at: new Date(),
     attempts: 0,
+    bucket: `${bucketPrefix}.${Math.floor(recorded++ / BUCKET_SIZE)}`,
     ...extra,
   });
 
@@ -217,11 +224,24 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
     await bus.jetstream.publish(record.subject, codec.encode(record.payload), { msgID: record._id, ...(timeout ? { timeout } : {}) });
   };
 
-  /** Published events leave the outbox: one `delete` command. Their marks stay (ADR 0198). */
+  /**
+   * Published events leave the outbox: one `delete` command, with one statement per bucket
+   * (ADR 0200) and one per record of an older version. Their marks stay (ADR 0198).
+   */
   const settle = async (records: readonly OutboxRecord[]): Promise<void> => {
+    const buckets = new Map<string, string[]>();
+    const loose: string[] = [];
+    for (const { _id, bucket } of records) {
+      const ids = bucket === undefined ? loose : buckets.get(bucket);
+      if (ids) ids.push(_id);
+      else buckets.set(bucket!, [_id]);
+    }
     await outbox.collection
       .bulkWrite(
-        records.map(({ _id }) => ({ deleteOne: { filter: { _id: _id as never } } })),
+        [
+          ...[...buckets].map(([bucket, ids]) => ({ deleteMany: { filter: { bucket, _id: { $in: ids as never[] } } } })),
+          ...loose.map((_id) => ({ deleteOne: { filter: { _id: _id as never } } })),
+        ],
         { ordered: false },
       )
       .catch((error: unknown) =>

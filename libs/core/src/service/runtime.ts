@@ -60,6 +60,11 @@ export async function openServiceRuntime(name: string, config: ServiceRuntimeCon
 
 // A reachable NATS answers within this; an unreachable one does not hold the service back.
 const NATS_BOOT_WAIT_MS = 3_000;
+// Between attempts to reach a NATS that went away, plus up to the jitter: nats.js waits 2 s by
+// default, a fifth of the time in which an outbox must drain once NATS is back (issue 15). An
+// attempt on a server that is down is a refused loopback or cluster connection: cheap.
+const NATS_RECONNECT_WAIT_MS = 250;
+const NATS_RECONNECT_JITTER_MS = 250;
 
 /**
  * Connects to NATS and keeps reconnecting for ever. A NATS that is down at start does not keep
@@ -70,7 +75,15 @@ async function connectNats(servers: string, name: string, logger: Logger): Promi
   // No async traces: nats.js would otherwise capture two stack traces (Error objects) per request
   // and JetStream publish, a sixth of a POST /user/event's CPU in integrations, only to decorate a
   // timeout's stack (ADR 0196).
-  const connecting = connect({ servers, name, maxReconnectAttempts: -1, waitOnFirstConnect: true, noAsyncTraces: true });
+  const connecting = connect({
+    servers,
+    name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: NATS_RECONNECT_WAIT_MS,
+    reconnectJitter: NATS_RECONNECT_JITTER_MS,
+    waitOnFirstConnect: true,
+    noAsyncTraces: true,
+  });
   const timer = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), NATS_BOOT_WAIT_MS).unref());
   const connection = await Promise.race([connecting, timer]);
   if (connection) return { link: connection };
