@@ -54,6 +54,8 @@ import { PaymentRunner } from './payments/payment.runner.js';
 import { PromoRepository } from './promos/promo.repository.js';
 import { PromoService } from './promos/promo.service.js';
 import { ProviderWriteLedger } from './provider-writes/provider-write.ledger.js';
+import { DueRefundRepository } from './refunds/refund.repository.js';
+import { RefundService } from './refunds/refund.service.js';
 import { SourceRepository } from './sources/source.repository.js';
 import { LegacySourceService } from './sources/legacy.service.js';
 import { SourceService } from './sources/source.service.js';
@@ -113,6 +115,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
   const holds = new HoldRepository(runtime.db);
   const renewalRows = new RenewalRepository(runtime.db);
   const webhookEvents = new WebhookEventRepository(runtime.db);
+  const dueRefunds = new DueRefundRepository(runtime.db);
   const ledger = new ProviderWriteLedger(runtime.db, {
     // A holder finishes or fails within one provider deadline (plus its own lookups).
     staleAfterMs: 3 * config.CARDPROVIDER_TIMEOUT_MS,
@@ -133,6 +136,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
       holds,
       renewalRows,
       webhookEvents,
+      dueRefunds,
     ].map((repository) => repository.ready()),
   );
 
@@ -190,9 +194,20 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
       if (!transaction) return now().getTime() - heldSince.getTime() > HOLD_LEASE_MS;
       return (
         transaction.status === 'failed' ||
-        (SETTLED.includes(transaction.status) && transaction.purchases.every((purchase) => purchase.fulfilled_id !== null))
+        (SETTLED.includes(transaction.status) &&
+          transaction.purchases.every((purchase) => purchase.fulfilled_id !== null || !!purchase.unfulfilled))
       );
     },
+  });
+  const refunds = new RefundService({
+    transactions: transactionRows,
+    dues: dueRefunds,
+    providers,
+    ledger,
+    memberships: catalog.memberships,
+    events: runtime.events,
+    logger: runtime.logger,
+    batch: config.REFUND_BATCH,
   });
   const checkout = new CheckoutService({
     fulfilments: new FulfilmentRegistry([
@@ -204,6 +219,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     transactions: transactionRows,
     chargeSources,
     payments: paymentRunner,
+    refunds,
     events: runtime.events,
     logger: runtime.logger,
     now,
@@ -215,7 +231,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     transactions: transactionRows,
     checkout,
     payments: paymentRunner,
-    providers,
+    refunds,
     memberships: catalog.memberships,
     publisher: runtime.events,
     logger: runtime.logger,
@@ -237,13 +253,17 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
   sponsoredActivations.start();
 
   // Started here, outside any call: a pass must not inherit a request's deadline (ADR 0100).
-  const renewalTimer =
-    config.RENEWAL_INTERVAL_MS > 0
-      ? setInterval(() => {
-          renewals.runDue().catch((error: unknown) => runtime.logger.warn({ err: error }, 'renewal pass failed'));
-        }, config.RENEWAL_INTERVAL_MS)
-      : undefined;
-  renewalTimer?.unref();
+  const passEvery = (ms: number, pass: () => Promise<unknown>, name: string) => {
+    if (ms <= 0) return undefined;
+    const timer = setInterval(() => {
+      pass().catch((error: unknown) => runtime.logger.warn({ err: error }, `${name} pass failed`));
+    }, ms);
+    timer.unref();
+    return timer;
+  };
+  const renewalTimer = passEvery(config.RENEWAL_INTERVAL_MS, () => renewals.runDue(), 'renewal');
+  // Refunds the provider could not make when they were owed (docs/adr/0201).
+  const refundTimer = passEvery(config.REFUND_RETRY_INTERVAL_MS, () => refunds.runOwed(), 'refund');
 
   return serveRuntime(
     runtime,
@@ -295,6 +315,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     ],
     async () => {
       clearInterval(renewalTimer);
+      clearInterval(refundTimer);
       await sponsoredActivations.stop();
       accountRequests.close();
       catalog.close();

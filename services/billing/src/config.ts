@@ -59,6 +59,14 @@ export const billingEnv = {
   /** Renewal records one pass takes at most. */
   RENEWAL_BATCH: z.coerce.number().int().positive().default(100),
   /**
+   * How often a replica makes the refunds the provider could not make when they were owed
+   * (docs/adr/0201); 0 turns the timer off (the next completion of the checkout still makes
+   * them). Every replica may run it: each refund is one ledger-guarded provider write.
+   */
+  REFUND_RETRY_INTERVAL_MS: z.coerce.number().int().nonnegative().default(60_000),
+  /** Owed refunds one pass takes at most. */
+  REFUND_BATCH: z.coerce.number().int().positive().default(100),
+  /**
    * The card provider's webhook endpoint secrets (`whsec_…`), comma-separated: an event verifies
    * with any of them (a rotation, or several provider accounts posting to one endpoint;
    * docs/adr/0147). Empty: POST /webhooks/cardprovider answers 503 webhook_not_configured.

@@ -38,4 +38,12 @@ describe('card-provider adapter requests against stripe-mock', () => {
     ).resolves.toBeTruthy();
     expect(await provider.findChargeByKey('cus_123', 'masthead:deployment:account-request:1:charge:v1')).toBeNull();
   });
+
+  it('sends refund requests the real API accepts, for an intent and for a legacy charge', async () => {
+    const refundKey = 'masthead:1:2:refund:3:0:v1';
+    await expect(provider.createRefund({ payment: 'pi_123', amount: 2500 }, refundKey)).resolves.toMatchObject({ id: expect.any(String) });
+    await expect(provider.createRefund({ payment: 'ch_123', amount: 2500 }, refundKey)).resolves.toMatchObject({ id: expect.any(String) });
+    expect(await provider.findRefundByKey('pi_123', refundKey)).toBeNull();
+    expect(await provider.findRefundByKey('ch_123', refundKey)).toBeNull();
+  });
 });

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { createServiceClient } from '@masthead/core/grpc';
 import { PromoCodeServiceService, type CreatePromoCodeRequest } from '@masthead/proto/billing/promos';
 import type { Tenant } from '@masthead/testkit';
+import Stripe from 'stripe';
 import { expect } from 'vitest';
 import { cardProviderTenant, localStripe } from './card-provider-support.js';
 import { catalogKit, type Json } from './catalog-support.js';
@@ -81,4 +83,35 @@ export function billingKit(s: StackHandle) {
     s.db('catalog').collection('memberships').find({ resource_id: tenant.resourceId, user_id: userId, active: true }).toArray();
 
   return { provider, kit, shop, buyer, item, pay, paidCharges, promo, memberships };
+}
+
+/**
+ * Card-provider events posted to POST /webhooks/cardprovider (docs/adr/0147), signed with the
+ * SDK's test-header helper and `secret` unless told otherwise.
+ */
+export function signedWebhooks(s: StackHandle, secret: string) {
+  /** A provider event around `object` (a snapshot: billing refetches the object itself). */
+  const event = (type: string, object: Json, id = `evt_${randomBytes(8).toString('hex')}`) => ({
+    id,
+    object: 'event',
+    api_version: '2026-10-28.endive',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+    data: { object },
+  });
+  const deliver = (body: Json, options: { secret?: string; timestamp?: number; signature?: string } = {}) => {
+    const payload = JSON.stringify(body);
+    const signature =
+      options.signature ??
+      Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? secret, timestamp: options.timestamp });
+    return s.api('/webhooks/cardprovider', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      raw: payload,
+    });
+  };
+  return { event, deliver };
 }

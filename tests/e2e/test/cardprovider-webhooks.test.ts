@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { billingKit, CARDS } from './billing-support.js';
+import { billingKit, CARDS, signedWebhooks } from './billing-support.js';
 import type { Json } from './catalog-support.js';
 import { anyRequestId, collectEvents, eventWhere, useStack } from './support.js';
 
@@ -19,29 +18,7 @@ describe('card-provider webhooks', () => {
   const { provider, shop, buyer, item, pay, memberships } = billingKit(s);
   const error = (code: string) => ({ error: code, error_description: expect.any(String), req_guid: anyRequestId });
 
-  /** A provider event around `object` (a snapshot: billing refetches the object itself). */
-  const event = (type: string, object: Json, id = `evt_${randomBytes(8).toString('hex')}`) => ({
-    id,
-    object: 'event',
-    api_version: '2026-10-28.endive',
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type,
-    data: { object },
-  });
-  const deliver = (body: Json, options: { secret?: string; timestamp?: number; signature?: string } = {}) => {
-    const payload = JSON.stringify(body);
-    const signature =
-      options.signature ??
-      Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? SECRET, timestamp: options.timestamp });
-    return s.api('/webhooks/cardprovider', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-      raw: payload,
-    });
-  };
+  const { event, deliver } = signedWebhooks(s, SECRET);
   const transactionOf = (userId: number) => s.db('billing').collection('transactions').findOne({ user_id: userId });
   const history = async (membershipId: unknown) =>
     (await s.db('catalog').collection('membership_history').find({ membership_id: membershipId }).sort({ _id: 1 }).toArray()).map(

@@ -74,6 +74,21 @@ export interface ProviderPayment {
   currency: string;
 }
 
+/** A refund of part or all of a payment, in the payment's minor units. */
+export interface NewRefund {
+  /** The payment refunded: `pi_…` (an intent) or `ch_…` (a legacy charge), as ProviderPayment.id. */
+  payment: string;
+  amount: number;
+}
+
+export interface ProviderRefund {
+  id: string;
+  /** The charge it gives money back from. */
+  chargeId: string | null;
+  amount: number;
+  status: string;
+}
+
 /** A charge as refunds and disputes see it. */
 export interface ProviderCharge {
   id: string;
@@ -118,6 +133,10 @@ export interface CardProvider {
   /** The payment's current state by its ID (`pi_…` or `ch_…`). */
   retrievePayment(id: string): Promise<ProviderPayment>;
   retrieveCharge(id: string): Promise<ProviderCharge>;
+  /** Gives `amount` of the payment back; more than is left throws CardProviderFailure. */
+  createRefund(refund: NewRefund, key: string): Promise<ProviderRefund>;
+  /** The refund of `payment` created with `key`, or null. */
+  findRefundByKey(payment: string, key: string): Promise<ProviderRefund | null>;
 }
 
 /** The provider answered with an error, refused the key, or missed its deadline. */

@@ -7,6 +7,7 @@ import { classifyPaymentFailure, type PaymentRunner } from '../payments/payment.
 import type { PromoService } from '../promos/promo.service.js';
 import type { PromoCodeRecord } from '../promos/promo.schema.js';
 import { providerWriteInProgress } from '../provider-writes/provider-write.errors.js';
+import type { RefundService } from '../refunds/refund.service.js';
 import type { SourceType } from '../sources/source.repository.js';
 import { type ChargeSources, NoChargeSource, type ChargeSource } from '../payments/charge-source.js';
 import { publishSettled } from '../transactions/transaction.events.js';
@@ -24,7 +25,14 @@ import {
   paymentFailed,
   promoRequired,
 } from './checkout.errors.js';
-import type { Fulfilment, FulfilmentRegistry, ItemRequest, PricedItem } from './fulfilment.js';
+import {
+  unfulfillable,
+  unfulfilledAnswer,
+  type Fulfilment,
+  type FulfilmentRegistry,
+  type ItemRequest,
+  type PricedItem,
+} from './fulfilment.js';
 
 /** One item of a checkout body: what to buy, with what, and the promo code. */
 export interface CheckoutItem extends ItemRequest {
@@ -60,6 +68,7 @@ interface Deps {
   transactions: TransactionRepository;
   chargeSources: ChargeSources;
   payments: PaymentRunner;
+  refunds: Pick<RefundService, 'owe' | 'settleOwed'>;
   events: EventPublisher;
   logger: Logger;
   now: () => Date;
@@ -201,7 +210,9 @@ export class CheckoutService {
 
   /**
    * Brings a transaction the payment of which settled on the provider (a webhook, a resumed
-   * checkout) to the matching state: succeeded → fulfilled; failed → released.
+   * checkout) to the matching state: succeeded → fulfilled; failed → released. Throws, once that
+   * is recorded, 409 payment_failed for a failed payment and the line's answer for a paid line
+   * that can never be granted (refunded; `unfulfillable`).
    */
   async applyPayment(transaction: TransactionRecord, payment: ProviderPayment): Promise<PaymentOutcome> {
     const ids = { payment_id: payment.id, charge_id: payment.chargeId };
@@ -266,7 +277,11 @@ export class CheckoutService {
     return this.applyPayment(transaction, payment);
   }
 
-  /** Marks the transaction succeeded (once) and grants every purchase not granted yet. */
+  /**
+   * Marks the transaction succeeded (once) and grants every purchase not granted yet. A paid line
+   * that can never be granted is refunded (docs/adr/0201): owed before it is marked, so a crash
+   * in between still refunds it, then made; the answer is that line's 409, as it was.
+   */
   private async complete(transaction: TransactionRecord, ids: Partial<TransactionRecord>): Promise<TransactionRecord> {
     let current = transaction;
     if (current.status !== 'succeeded' && current.status !== 'refunded') {
@@ -275,12 +290,31 @@ export class CheckoutService {
       current = settled ?? (await this.deps.transactions.findById(current._id)) ?? current;
     }
     const target = { resourceId: current.resource_id, userId: current.user_id, transactionId: current._id, claimKey: current.unique_key };
+    let unfulfilled: string | null = null;
     for (const [index, purchase] of current.purchases.entries()) {
       if (purchase.fulfilled_id !== null) continue;
+      if (purchase.unfulfilled) {
+        unfulfilled ??= purchase.unfulfilled;
+        continue;
+      }
       const fulfilment = this.deps.fulfilments.get(purchase.item_type);
       if (!fulfilment) continue;
-      const granted = await fulfilment.fulfil({ ...target, line: index }, priced(purchase));
+      let granted: number;
+      try {
+        granted = await fulfilment.fulfil({ ...target, line: index }, priced(purchase));
+      } catch (error) {
+        const reason = unfulfillable(error);
+        if (!reason) throw error;
+        await this.deps.refunds.owe(current, index);
+        await this.deps.transactions.markUnfulfilled(current._id, index, reason);
+        unfulfilled ??= reason;
+        continue;
+      }
       await this.deps.transactions.markFulfilled(current._id, index, granted);
+    }
+    if (unfulfilled) {
+      await this.deps.refunds.settleOwed(current);
+      throw unfulfilledAnswer(unfulfilled);
     }
     return (await this.deps.transactions.findById(current._id)) ?? current;
   }

@@ -1,3 +1,4 @@
+import { isServiceError, ticketsSoldOut, type ErrorConstructor, type ServiceError } from '@masthead/core/errors';
 import type { Member } from '../support/member-scope.js';
 
 /** One item of a checkout body as the member sent it (`{item_type, item_key, item_resource, promo}`). */
@@ -69,11 +70,29 @@ export interface Fulfilment {
    * same claim key keeps the same hold. `line` is the item's line in the checkout.
    */
   reserve(member: Member, item: PricedItem, claimKey: string, line: number): Promise<void>;
-  /** Grants the paid item; returns what it granted (a membership ID). Idempotent by target and item. */
+  /**
+   * Grants the paid item; returns what it granted (a membership ID). Idempotent by target and
+   * item. Throws an `unfulfillable` answer only when the item can never be granted for this
+   * purchase line any more (checkout then refunds the line, docs/adr/0201).
+   */
   fulfil(target: FulfilmentTarget, item: PricedItem): Promise<number>;
   /** Gives back what `reserve` held (the payment failed or was abandoned). Idempotent. */
   release(target: ReleaseTarget, item: Pick<PricedItem, 'itemId'>): Promise<void>;
 }
+
+/**
+ * The answers of `fulfil` that say a paid line can never be granted, by code: a ticket whose units
+ * went to others while the payment settled late (docs/adr/0157, 0201). Nothing else counts: an
+ * outage or a refused grant may pass, and money is given back only for what is surely gone.
+ */
+const UNFULFILLABLE: ReadonlyMap<string, ErrorConstructor> = new Map([[ticketsSoldOut.definition.code, ticketsSoldOut]]);
+
+/** The code when `error` says the line can never be granted; else null. */
+export const unfulfillable = (error: unknown): string | null =>
+  isServiceError(error) && UNFULFILLABLE.has(error.code) ? error.code : null;
+
+/** What a checkout with a line that was never granted answers (the code recorded on the purchase). */
+export const unfulfilledAnswer = (code: string): ServiceError => (UNFULFILLABLE.get(code) ?? ticketsSoldOut)();
 
 /** What `release` needs: no transaction may exist yet (a reservation that failed). */
 export type ReleaseTarget = Pick<FulfilmentTarget, 'resourceId' | 'userId' | 'claimKey' | 'line'>;

@@ -108,6 +108,9 @@ export class TicketFulfilment implements Fulfilment {
    * The paid reservation becomes passes; answers the first pass's ID. A reservation whose hold
    * lapsed and was given back before the payment settled (a 3-D Secure finished late) is
    * reserved once more under a successor key and confirmed: the member paid for these units.
+   * When they are gone meanwhile, the successor key is closed (released) before answering 409
+   * ti_event_tickets_sold_out, so that no later completion issues passes for a line checkout
+   * refunds (docs/adr/0201); a completion that confirmed it first keeps its passes.
    */
   async fulfil(target: FulfilmentTarget, item: PricedItem): Promise<number> {
     const purchaseKey = purchaseKeyOf(target.claimKey, target.line);
@@ -118,7 +121,7 @@ export class TicketFulfilment implements Fulfilment {
     }
     const lateKey = `${purchaseKey}:late`;
     try {
-      await this.deps.ticketSales.reserveTickets({
+      const reservation = await this.deps.ticketSales.reserveTickets({
         resourceId: target.resourceId,
         ticketId: item.itemId,
         userId: target.userId,
@@ -126,13 +129,19 @@ export class TicketFulfilment implements Fulfilment {
         purchaseKey: lateKey,
         holdSeconds: 0,
       });
+      if (reservation.status !== 'released') return await this.confirm(target.resourceId, lateKey);
     } catch (error) {
-      // Paid, and the units went to others meanwhile: an operator refunds (billing has no refund call).
-      this.deps.logger.error({ err: error, transaction: target.transactionId, purchaseKey }, 'paid tickets could not be issued');
-      if (codeOf(error) === 'ti_event_tickets_sold_out') throw ticketsSoldOut();
-      throw error;
+      const code = codeOf(error);
+      if (code !== 'ti_event_tickets_sold_out' && code !== 'ticket_reservation_released') throw error;
     }
-    return this.confirm(target.resourceId, lateKey);
+    try {
+      await this.deps.ticketSales.releaseTickets({ resourceId: target.resourceId, purchaseKey: lateKey });
+    } catch (error) {
+      if (codeOf(error) !== 'ticket_reservation_confirmed') throw error;
+      return this.confirm(target.resourceId, lateKey);
+    }
+    this.deps.logger.warn({ transaction: target.transactionId, purchaseKey }, 'paid tickets could not be issued: the line is refunded');
+    throw ticketsSoldOut();
   }
 
   private async confirm(resourceId: number, purchaseKey: string): Promise<number> {

@@ -189,6 +189,16 @@ export class TransactionRepository {
       .exec();
   }
 
+  /** Marks one purchase as never to be granted (docs/adr/0201), unless it was granted meanwhile. */
+  async markUnfulfilled(id: number, purchaseIndex: number, reason: string): Promise<void> {
+    await this.model
+      .updateOne(
+        { _id: id, [`purchases.${purchaseIndex}.fulfilled_id`]: null },
+        { $set: { [`purchases.${purchaseIndex}.unfulfilled`]: reason, updated_at: new Date() } },
+      )
+      .exec();
+  }
+
   /** Sets the receipt unless one is set; null when another request set it first. */
   setReceiptOnce(id: number, receipt: ReceiptRecord): Promise<TransactionRecord | null> {
     return this.model

@@ -31,6 +31,11 @@ export interface PurchaseRecord {
   terms: Record<string, unknown>;
   /** What the fulfilment granted (a membership ID for `subscription`), once granted. */
   fulfilled_id: number | null;
+  /**
+   * Why the paid line can never be granted (`ti_event_tickets_sold_out`: its units went to others
+   * while 3-D Secure ran late): its amount is refunded (docs/adr/0201). Absent on older records.
+   */
+  unfulfilled?: string | null;
 }
 
 export interface RefundRecord {
@@ -117,6 +122,7 @@ const purchaseSchema = new Schema<PurchaseRecord>(
     promo_code: { type: String, default: null },
     terms: { type: Schema.Types.Mixed, default: {} },
     fulfilled_id: { type: Number, default: null },
+    unfulfilled: { type: String, default: null },
   },
   { _id: false },
 );

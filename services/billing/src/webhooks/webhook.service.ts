@@ -6,9 +6,11 @@ import type { MembershipsServiceService } from '@masthead/proto/catalog/membersh
 import Stripe from 'stripe';
 import type { ProviderPayment } from '../card-provider/card-provider.js';
 import type { CheckoutService } from '../checkout/checkout.service.js';
+import { unfulfillable } from '../checkout/fulfilment.js';
 import { classifyPaymentFailure, type PaymentRunner } from '../payments/payment.runner.js';
-import type { ProviderAccess } from '../card-provider/provider-access.js';
-import { publishSettled } from '../transactions/transaction.events.js';
+import type { RefundService } from '../refunds/refund.service.js';
+import { endPurchased } from '../transactions/purchase-ends.js';
+import { publishChanged, publishSettled } from '../transactions/transaction.events.js';
 import type { TransactionRepository } from '../transactions/transaction.repository.js';
 import type { TransactionRecord } from '../transactions/transaction.schema.js';
 import type { WebhookEventRepository } from './webhook-event.repository.js';
@@ -27,7 +29,7 @@ interface Deps {
   transactions: TransactionRepository;
   checkout: CheckoutService;
   payments: PaymentRunner;
-  providers: ProviderAccess;
+  refunds: Pick<RefundService, 'mirror'>;
   memberships: ServiceClient<typeof MembershipsServiceService>;
   publisher: EventPublisher;
   logger: Logger;
@@ -115,8 +117,9 @@ export class WebhookService {
       try {
         await this.deps.checkout.applyPayment(transaction, payment);
       } catch (error) {
-        // A failed payment answers the member 409 payment_failed; here it is only recorded.
-        if (!isServiceError(error) || error.code !== 'payment_failed') throw error;
+        // A failed payment answers the member 409 payment_failed, a paid line that can never be
+        // granted its 409 (refunded, docs/adr/0201); here they are only recorded.
+        if (!isServiceError(error) || (error.code !== 'payment_failed' && !unfulfillable(error))) throw error;
       }
       return true;
     }
@@ -143,28 +146,11 @@ export class WebhookService {
       );
   }
 
-  /**
-   * Refunds, mirrored from the charge as the provider lists them now (never added up from
-   * events, so an old or repeated event changes nothing). A refund that completes the amount
-   * ends what the transaction bought (`refunded`).
-   */
+  /** Refunds, mirrored from the charge as the provider lists them now (refund.service.ts). */
   private async refunds(chargeId: string, intentId: string | null): Promise<boolean> {
     const transaction = await this.transactionOfCharge(chargeId, intentId);
     if (!transaction) return false;
-    const provider = await this.deps.providers.for(transaction.resource_id, transaction.mode);
-    const charge = await provider.retrieveCharge(chargeId);
-    const refunds = charge.refunds.map((refund) => ({
-      id: refund.id,
-      amount: refund.amount,
-      reason: refund.reason,
-      created_at: refund.created,
-    }));
-    const full = charge.amountRefunded >= transaction.amount && transaction.amount > 0;
-    const updated = await this.deps.transactions.setRefunds(transaction._id, refunds, charge.amountRefunded, full);
-    if (updated && full && transaction.status !== 'refunded') {
-      await this.endPurchased(updated, 'refunded');
-      await this.publish('transaction_refunded', updated);
-    }
+    await this.deps.refunds.mirror(transaction, chargeId);
     return true;
   }
 
@@ -181,8 +167,8 @@ export class WebhookService {
     if (current && CLOSED_DISPUTES.has(current.status) && !CLOSED_DISPUTES.has(status)) return true;
     const dispute = { id: String(object['id']), status, updated_at: new Date() };
     const updated = await this.deps.transactions.update(transaction._id, { dispute });
-    if (updated) await this.publish('transaction_disputed', updated);
-    if (status === 'lost' && current?.status !== 'lost' && updated) await this.endPurchased(updated, 'disputed');
+    if (updated) await publishChanged(this.deps.publisher, this.deps.logger, 'transaction_disputed', updated);
+    if (status === 'lost' && current?.status !== 'lost' && updated) await endPurchased(this.deps.memberships, updated, 'disputed');
     return true;
   }
 
@@ -191,36 +177,5 @@ export class WebhookService {
     const transaction =
       (await this.deps.transactions.findByCharge(chargeId)) ?? (intentId ? await this.deps.transactions.findByPayment(intentId) : null);
     return transaction && transaction.kind !== 'external' ? transaction : null;
-  }
-
-  /** Ends the memberships the transaction's purchases granted (catalog; idempotent). */
-  private async endPurchased(transaction: TransactionRecord, reason: 'refunded' | 'disputed'): Promise<void> {
-    for (const purchase of transaction.purchases) {
-      if (purchase.item_type !== 'subscription' || !purchase.fulfilled_id) continue;
-      await this.deps.memberships.endMembership({
-        resourceId: transaction.resource_id,
-        userId: transaction.user_id,
-        membershipId: purchase.fulfilled_id,
-        reason,
-      });
-    }
-  }
-
-  private async publish(name: 'transaction_refunded' | 'transaction_disputed', transaction: TransactionRecord): Promise<void> {
-    try {
-      await this.deps.publisher.publish({
-        name,
-        resourceId: transaction.resource_id,
-        payload: {
-          transaction_id: transaction._id,
-          user_id: transaction.user_id,
-          status: transaction.status,
-          amount_refunded: transaction.amount_refunded,
-          dispute_status: transaction.dispute?.status ?? null,
-        },
-      });
-    } catch (error) {
-      this.deps.logger.warn({ err: error, transaction: transaction._id }, `${name} not published`);
-    }
   }
 }

@@ -1,0 +1,33 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+/**
+ * A refund billing owes and has not made yet (docs/adr/0201): recorded before the provider is
+ * asked, removed once the refund is on the provider and mirrored onto its transaction, so that an
+ * outage or a crash in between leaves it for the next completion or the pass. `_id` is the
+ * refund's idempotency key (one per transaction line), so recording it twice is one record.
+ */
+export interface DueRefundRecord {
+  _id: string;
+  transaction_id: number;
+  /** The purchase line refunded (0-based). */
+  line: number;
+  /** Minor units: the line's amount. */
+  amount: number;
+  created_at: Date;
+}
+
+const dueRefundSchema = new Schema<DueRefundRecord>(
+  {
+    _id: { type: String, required: true },
+    transaction_id: { type: Number, required: true },
+    line: { type: Number, required: true },
+    amount: { type: Number, required: true },
+    created_at: { type: Date, required: true },
+  },
+  { collection: 'refunds_due', versionKey: false },
+);
+// Serves a completion's own due refunds (`of`).
+dueRefundSchema.index({ transaction_id: 1 });
+
+export const dueRefundModel = (db: Connection): Model<DueRefundRecord> =>
+  db.models['DueRefund'] ?? db.model<DueRefundRecord>('DueRefund', dueRefundSchema);

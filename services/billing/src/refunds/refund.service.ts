@@ -1,0 +1,134 @@
+import { isServiceError } from '@masthead/core/errors';
+import type { EventPublisher } from '@masthead/core/events';
+import type { ServiceClient } from '@masthead/core/grpc';
+import type { Logger } from '@masthead/core/logging';
+import type { MembershipsServiceService } from '@masthead/proto/catalog/memberships';
+import type { ProviderAccess } from '../card-provider/provider-access.js';
+import { classifyPaymentFailure } from '../payments/payment.runner.js';
+import { providerWriteInProgress } from '../provider-writes/provider-write.errors.js';
+import type { ProviderWriteLedger } from '../provider-writes/provider-write.ledger.js';
+import { endPurchased } from '../transactions/purchase-ends.js';
+import { publishChanged } from '../transactions/transaction.events.js';
+import type { TransactionRepository } from '../transactions/transaction.repository.js';
+import type { TransactionRecord } from '../transactions/transaction.schema.js';
+import type { DueRefundRepository } from './refund.repository.js';
+import type { DueRefundRecord } from './refund.schema.js';
+
+/** The idempotency key of the refund of one purchase line: derived from our record (docs/adr/0121, 0201). */
+export const refundKey = (transaction: Pick<TransactionRecord, '_id' | 'resource_id' | 'user_id'>, line: number): string =>
+  `masthead:${transaction.resource_id}:${transaction.user_id}:refund:${transaction._id}:${line}:v1`;
+
+/** The provider could not make it now (down, slow, refused) or another caller holds its write: it stays owed. */
+const leftOwed = (error: unknown): boolean =>
+  classifyPaymentFailure(error) !== null || (isServiceError(error) && error.code === providerWriteInProgress.definition.code);
+
+interface Deps {
+  transactions: TransactionRepository;
+  dues: DueRefundRepository;
+  providers: Pick<ProviderAccess, 'for'>;
+  ledger: ProviderWriteLedger;
+  memberships: ServiceClient<typeof MembershipsServiceService>;
+  events: EventPublisher;
+  logger: Logger;
+  /** Owed refunds one pass takes at most. */
+  batch: number;
+}
+
+/**
+ * Refunds (docs/adr/0147, 0201): billing's own, of paid lines that can never be granted, made at
+ * most once per line through the provider-write ledger and never lost (owed first, made after);
+ * and the mirror of a charge's refunds onto its transaction, which both those and the provider's
+ * webhooks use.
+ */
+export class RefundService {
+  private running: Promise<number> | null = null;
+
+  constructor(private readonly deps: Deps) {}
+
+  /** Records the line's amount as owed back, before any provider call; a line that cost nothing owes nothing. */
+  async owe(transaction: TransactionRecord, line: number): Promise<void> {
+    const amount = transaction.purchases[line]?.amount ?? 0;
+    if (amount <= 0) return;
+    await this.deps.dues.record({
+      _id: refundKey(transaction, line),
+      transaction_id: transaction._id,
+      line,
+      amount,
+      created_at: new Date(),
+    });
+  }
+
+  /**
+   * Makes what the transaction owes and mirrors it onto the transaction; a refund the provider
+   * cannot make now stays owed for the next completion or pass. Answers the transaction after.
+   */
+  async settleOwed(transaction: TransactionRecord): Promise<TransactionRecord> {
+    for (const due of await this.deps.dues.of(transaction._id)) {
+      try {
+        await this.make(transaction, due);
+      } catch (error) {
+        if (!leftOwed(error)) throw error;
+        this.deps.logger.warn({ err: error, transaction: transaction._id, line: due.line }, 'refund left owed for the next pass');
+      }
+    }
+    return (await this.deps.transactions.findById(transaction._id)) ?? transaction;
+  }
+
+  /** Makes the oldest owed refunds (the timer's pass); answers how many. One pass at a time per process. */
+  runOwed(): Promise<number> {
+    this.running ??= this.pass().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async pass(): Promise<number> {
+    let made = 0;
+    for (const due of await this.deps.dues.oldest(this.deps.batch)) {
+      try {
+        const transaction = await this.deps.transactions.findById(due.transaction_id);
+        if (!transaction) throw new Error(`transaction ${due.transaction_id} of an owed refund is missing`);
+        await this.make(transaction, due);
+        made++;
+      } catch (error) {
+        this.deps.logger.warn({ err: error, transaction: due.transaction_id, line: due.line }, 'refund left owed for the next pass');
+      }
+    }
+    return made;
+  }
+
+  /** The refund of one owed line, at most once (its key), then mirrored; only then is it no longer owed. */
+  private async make(transaction: TransactionRecord, due: DueRefundRecord): Promise<void> {
+    const payment = transaction.payment_id;
+    if (!payment) throw new Error(`transaction ${transaction._id} has no provider payment to refund`);
+    const provider = await this.deps.providers.for(transaction.resource_id, transaction.mode);
+    await this.deps.ledger.once(due._id, {
+      find: async () => (await provider.findRefundByKey(payment, due._id))?.id ?? null,
+      create: async () => (await provider.createRefund({ payment, amount: due.amount }, due._id)).id,
+    });
+    const chargeId = transaction.charge_id ?? (await provider.retrievePayment(payment)).chargeId;
+    const current = (await this.deps.transactions.findById(transaction._id)) ?? transaction;
+    if (chargeId) await this.mirror(current, chargeId);
+    await this.deps.dues.done(due._id);
+  }
+
+  /**
+   * Refunds, mirrored from the charge as the provider lists them now (never added up from events
+   * or calls, so an old or repeated one changes nothing). A refund that completes the amount
+   * ends what the transaction bought (`refunded`) and publishes `transaction_refunded`.
+   */
+  async mirror(transaction: TransactionRecord, chargeId: string): Promise<void> {
+    const provider = await this.deps.providers.for(transaction.resource_id, transaction.mode);
+    const charge = await provider.retrieveCharge(chargeId);
+    const refunds = charge.refunds.map((refund) => ({
+      id: refund.id,
+      amount: refund.amount,
+      reason: refund.reason,
+      created_at: refund.created,
+    }));
+    const full = charge.amountRefunded >= transaction.amount && transaction.amount > 0;
+    const updated = await this.deps.transactions.setRefunds(transaction._id, refunds, charge.amountRefunded, full);
+    if (updated && full && transaction.status !== 'refunded') {
+      await endPurchased(this.deps.memberships, updated, 'refunded');
+      await publishChanged(this.deps.events, this.deps.logger, 'transaction_refunded', updated);
+    }
+  }
+}

@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import { createClients } from '@masthead/core/clients';
+import { openServiceRuntime, type ServiceRuntime } from '@masthead/core/service';
+import { FAKE_PROVIDER_KEY, freePort } from '@masthead/local-infra';
+import { testInfra, type TestInfra } from '@masthead/service-testkit';
+import type Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { CardProvider } from '../src/card-provider/card-provider.js';
+import { cardProviderClient } from '../src/card-provider/client.js';
+import { StripeCardProvider } from '../src/card-provider/stripe-card-provider.js';
+import { loadBillingConfig } from '../src/config.js';
+import { ProviderWriteLedger } from '../src/provider-writes/provider-write.ledger.js';
+import { DueRefundRepository } from '../src/refunds/refund.repository.js';
+import { refundKey, RefundService } from '../src/refunds/refund.service.js';
+import { BLANK_TRANSACTION, TransactionRepository } from '../src/transactions/transaction.repository.js';
+import type { PurchaseRecord, TransactionRecord } from '../src/transactions/transaction.schema.js';
+
+/**
+ * Billing's own refunds (docs/adr/0201) over FerretDB, NATS and localstripe: a refund owed while
+ * the provider is unreachable (a provider address where nothing listens) is kept, a crash between
+ * the provider's refund and our record is survived, and every attempt uses the line's one key,
+ * so the provider holds one refund of the line's exact amount.
+ */
+describe('owed refunds', () => {
+  const RESOURCE = 4343;
+  let infra: TestInfra;
+  let runtime: ServiceRuntime;
+  let sdk: Stripe;
+  let up: CardProvider;
+  let down: CardProvider;
+  let crashes = 0;
+  const catalog = createClients(['memberships'], { catalog: '127.0.0.1:1' }, { defaultDeadlineMs: 1000 });
+
+  beforeAll(async () => {
+    const localStripe = inject('localStripeUrl');
+    if (!localStripe) throw new Error('localstripe did not start; see the warning at the start of the run');
+    infra = await testInfra();
+    const config = (env: Record<string, string>) =>
+      loadBillingConfig({
+        MASTHEAD_ENV: 'test',
+        MONGO_URL: infra.mongoUrl,
+        MONGO_DB_PREFIX: `t${randomBytes(4).toString('hex')}_`,
+        NATS_URL: infra.natsUrl,
+        LOG_LEVEL: 'silent',
+        METRICS_PORT: '0',
+        ...env,
+      });
+    runtime = await openServiceRuntime('billing', config({}));
+    sdk = cardProviderClient(config({ CARDPROVIDER_API_BASE: localStripe }), FAKE_PROVIDER_KEY);
+    up = new StripeCardProvider(config({ CARDPROVIDER_API_BASE: localStripe }), FAKE_PROVIDER_KEY);
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    down = new StripeCardProvider(config({ CARDPROVIDER_API_BASE: nowhere, CARDPROVIDER_TIMEOUT_MS: '1000' }), FAKE_PROVIDER_KEY);
+  });
+  afterAll(async () => {
+    catalog.close();
+    await runtime?.events.stop();
+    await (await runtime?.nats)?.close();
+    await runtime?.db.close();
+    await infra?.stop();
+  });
+
+  /** A cart paid on the provider: a granted 50.00 membership and a 25.00 ticket line never granted. */
+  async function paidCart(): Promise<TransactionRecord> {
+    const customer = await sdk.customers.create({ email: `member-${randomBytes(6).toString('hex')}@example.test` });
+    const card = await sdk.paymentMethods.attach('pm_card_visa', { customer: customer.id });
+    const intent = await sdk.paymentIntents.create({
+      amount: 7500,
+      currency: 'usd',
+      customer: customer.id,
+      payment_method: card.id,
+      confirm: true,
+      off_session: true,
+    });
+    const line = (id: number, itemType: string, amount: number, fulfilled: number | null): PurchaseRecord => ({
+      id,
+      item_type: itemType,
+      item_id: id,
+      item_key: String(id),
+      title: itemType,
+      price: amount,
+      discount: 0,
+      amount,
+      currency: 'USD',
+      promo_code: null,
+      terms: {},
+      fulfilled_id: fulfilled,
+      unfulfilled: fulfilled === null ? 'ti_event_tickets_sold_out' : null,
+    });
+    const { record } = await new TransactionRepository(runtime.db).insertOnce({
+      ...BLANK_TRANSACTION,
+      resource_id: RESOURCE,
+      user_id: 601,
+      kind: 'checkout',
+      status: 'succeeded',
+      pay_system: 'cardprovider',
+      mode: 'test',
+      amount: 7500,
+      currency: 'USD',
+      purchases: [line(1, 'subscription', 5000, 77), line(2, 'ti_ticket', 2500, null)],
+      customer_id: customer.id,
+      payment_id: intent.id,
+      charge_id: typeof intent.latest_charge === 'string' ? intent.latest_charge : (intent.latest_charge?.id ?? null),
+      unique_key: `checkout:${RESOURCE}:601:key:${randomBytes(6).toString('hex')}`,
+      member_email: 'member@example.test',
+      member_name: 'Ada',
+      resource_title: 'Resource',
+    });
+    return record;
+  }
+
+  it('keeps a refund the provider cannot make now, and makes it once, under the line’s key, whoever retries', async () => {
+    let provider = down;
+    const ledger = new ProviderWriteLedger(runtime.db, {
+      staleAfterMs: 60_000,
+      waitMs: 1000,
+      afterProviderWrite: async () => {
+        if (crashes > 0) {
+          crashes--;
+          throw new Error('simulated crash between the provider refund and its record');
+        }
+      },
+    });
+    const dues = new DueRefundRepository(runtime.db);
+    await dues.ready();
+    const transactions = new TransactionRepository(runtime.db);
+    const refunds = new RefundService({
+      transactions,
+      dues,
+      providers: { for: async () => provider },
+      ledger,
+      memberships: catalog.memberships,
+      events: runtime.events,
+      logger: runtime.logger,
+      batch: 100,
+    });
+    const paid = await paidCart();
+    const key = refundKey(paid, 1);
+    expect(key).toBe(`masthead:${RESOURCE}:601:refund:${paid._id}:1:v1`);
+    const providerRefunds = async () => (await sdk.refunds.list({ charge: paid.charge_id!, limit: 100 })).data;
+
+    // The provider is unreachable: the refund is owed, nothing is refunded, the caller goes on.
+    await refunds.owe(paid, 1);
+    await refunds.owe(paid, 1);
+    expect(await refunds.settleOwed(paid)).toMatchObject({ status: 'succeeded', amount_refunded: 0, refunds: [] });
+    expect(await dues.of(paid._id)).toEqual([{ _id: key, transaction_id: paid._id, line: 1, amount: 2500, created_at: expect.any(Date) }]);
+    expect(await providerRefunds()).toEqual([]);
+
+    // Back, but the process dies after the provider refunded and before it recorded that.
+    provider = up;
+    crashes = 1;
+    expect(await refunds.runOwed()).toBe(0);
+    expect((await providerRefunds()).map((refund) => [refund.amount, refund.metadata?.['masthead_key']])).toEqual([[2500, key]]);
+    expect(await dues.of(paid._id)).toHaveLength(1);
+
+    // The next pass finds that refund by its key instead of making a second one, and mirrors it.
+    expect(await refunds.runOwed()).toBe(1);
+    const [refund] = await providerRefunds();
+    expect(await providerRefunds()).toHaveLength(1);
+    expect(await runtime.db.collection('provider_writes').findOne({ _id: key as never })).toMatchObject({ object_id: refund!.id });
+    expect(await transactions.findById(paid._id)).toMatchObject({
+      status: 'succeeded',
+      amount_refunded: 2500,
+      refunds: [{ id: refund!.id, amount: 2500, reason: null, created_at: expect.any(Date) }],
+    });
+    expect(await dues.of(paid._id)).toEqual([]);
+
+    // Owed again (a completion that crashed before marking its line): the same key, no second refund.
+    await refunds.owe(paid, 1);
+    await refunds.settleOwed(paid);
+    expect(await providerRefunds()).toHaveLength(1);
+    expect(await dues.of(paid._id)).toEqual([]);
+    // A line that cost nothing owes nothing.
+    await refunds.owe({ ...paid, purchases: paid.purchases.map((purchase) => ({ ...purchase, amount: 0 })) }, 0);
+    expect(await dues.of(paid._id)).toEqual([]);
+  });
+});
