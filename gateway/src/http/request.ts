@@ -156,6 +156,16 @@ export const requiredJson = (notJson: () => ServiceError) =>
     .optional()
     .transform((json, ctx) => json ?? raise(ctx, notJson));
 
+/**
+ * The fields `shape` decodes from a JSON object the operation requires (`notJson` otherwise);
+ * fields beyond the shape are ignored. The document lists the shape.
+ */
+export const requiredJsonFields = <T extends z.ZodRawShape>(notJson: () => ServiceError, shape: T) =>
+  documentedAs(requiredJson(notJson).pipe(z.object(shape)), z.object(shape));
+
+/** A field passed on as sent, for a decoder that judges it with others; documented as `standIn`. */
+export const sentAsIs = (standIn: z.ZodTypeAny) => documentedAs(z.unknown(), standIn);
+
 /** A body that is only a required JSON object. */
 export const jsonObjectBody = (notJson: () => ServiceError) => z.object({ json: requiredJson(notJson) }).transform(({ json }) => json);
 

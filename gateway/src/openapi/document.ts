@@ -53,10 +53,14 @@ function mayAnswer(route: RouteDefinition, entry: CatalogueEntry): boolean {
 /** `/plans/{id}` stays as written: OpenAPI and the spec share the template syntax. */
 const parametersOf = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
 
-/** The JSON schema of a zod schema, through the stand-ins of what it cannot see into (hints.ts). */
-const jsonSchemaOf = (schema: z.ZodTypeAny): JsonSchema =>
-  zodToJsonSchema(schema, {
-    target: 'openApi3',
+/**
+ * The JSON schema of a zod schema, through the stand-ins of what it cannot see into (hints.ts).
+ * OpenAPI 3.1's schemas are JSON Schema 2020-12: the 2019-09 target spells `null` as a type, as
+ * 3.1 does (3.0's `nullable` is gone); the dialect is the document's, not each schema's.
+ */
+const jsonSchemaOf = (schema: z.ZodTypeAny): JsonSchema => {
+  const json = zodToJsonSchema(schema, {
+    target: 'jsonSchema2019-09',
     effectStrategy: 'input',
     pipeStrategy: 'input',
     $refStrategy: 'none',
@@ -68,6 +72,9 @@ const jsonSchemaOf = (schema: z.ZodTypeAny): JsonSchema =>
       return standIn ? (jsonSchemaOf(standIn) as ReturnType<OverrideCallback>) : ignoreOverride;
     },
   }) as JsonSchema;
+  delete json['$schema'];
+  return json;
+};
 
 /** What a request schema says about a source of the raw request (`params`, `query`, `json`, `fields`). */
 function sourcesOf(schema: RequestSchema<unknown> | undefined): Record<string, JsonSchema> {
