@@ -70,6 +70,13 @@ describe('checkout: refunds of paid tickets that cannot be issued', { timeout: 9
   }
   const refundKey = (tenant: Tenant, late: Late, line: number) =>
     `masthead:${tenant.resourceId}:${late.m.member.id}:refund:${late.transactionId}:${line}:v1`;
+  /** The member's charge of `paid` after one refund of `refunded`, made under line `line`'s key. */
+  const refundedOnce = (tenant: Tenant, late: Late, paid: number, refunded: number, line: number) => ({
+    amount: paid,
+    amountRefunded: refunded,
+    refunded: paid === refunded,
+    refunds: [{ id: expect.stringMatching(/^re_/), amount: refunded, key: refundKey(tenant, late, line) }],
+  });
   const shown = (late: Late) => s.api(`/user/transactions/${late.transactionId}`, { headers: late.m.headers });
   const summary = (late: Late, fields: Json) => ({
     id: late.transactionId,
@@ -92,12 +99,7 @@ describe('checkout: refunds of paid tickets that cannot be issued', { timeout: 9
     const completed = await pay(late.m.headers, late.items, late.key);
     expect([completed.status, completed.body]).toEqual([409, error('ti_event_tickets_sold_out')]);
     const charge = await chargeOf(late);
-    expect(charge).toEqual({
-      amount: 5000,
-      amountRefunded: 5000,
-      refunded: true,
-      refunds: [{ id: expect.stringMatching(/^re_/), amount: 5000, key: refundKey(tenant, late, 0) }],
-    });
+    expect(charge).toEqual(refundedOnce(tenant, late, 5000, 5000, 0));
     const refund = charge.refunds[0]!;
     const expected = summary(late, {
       status: 'refunded',
@@ -138,12 +140,7 @@ describe('checkout: refunds of paid tickets that cannot be issued', { timeout: 9
     const succeeded = event('payment_intent.succeeded', late.intent);
     expect((await deliver(succeeded)).body).toEqual(received);
     const charge = await chargeOf(late);
-    expect(charge).toEqual({
-      amount: 2500,
-      amountRefunded: 2500,
-      refunded: true,
-      refunds: [{ id: expect.stringMatching(/^re_/), amount: 2500, key: refundKey(tenant, late, 0) }],
-    });
+    expect(charge).toEqual(refundedOnce(tenant, late, 2500, 2500, 0));
     expect((await deliver(succeeded)).body).toEqual({ ...received, duplicate: true });
     expect((await deliver(event('payment_intent.succeeded', late.intent))).body).toEqual(received);
 
@@ -153,6 +150,21 @@ describe('checkout: refunds of paid tickets that cannot be issued', { timeout: 9
     expect((await shown(late)).body).toMatchObject({ status: 'refunded', amount_refunded: 2500, refunds: [{ id: charge.refunds[0]!.id }] });
   });
 
+  it('refunds once when the member’s completion and the webhook come at the same moment', async () => {
+    const { tenant, ticket } = await boxOffice(1);
+    const late = await lateBuyer(tenant, ticket, [ticketItem(ticket.id, { quantity: 1 })], 1);
+
+    const [completed, delivered] = await Promise.all([
+      pay(late.m.headers, late.items, late.key),
+      deliver(event('payment_intent.succeeded', late.intent)),
+    ]);
+    expect([completed.status, completed.body]).toEqual([409, error('ti_event_tickets_sold_out')]);
+    expect([delivered.status, delivered.body]).toEqual([200, received]);
+    expect(await chargeOf(late)).toEqual(refundedOnce(tenant, late, 2500, 2500, 0));
+    expect((await shown(late)).body).toMatchObject({ status: 'refunded', amount_refunded: 2500 });
+    expect(await passesOf(late.m.member.id)).toEqual([]);
+  });
+
   it('refunds only the ticket line of a cart whose membership was granted', async () => {
     const { tenant, pricing, ticket } = await boxOffice(1);
     const late = await lateBuyer(tenant, ticket, [item(pricing.id), ticketItem(ticket.id)], 1);
@@ -160,12 +172,7 @@ describe('checkout: refunds of paid tickets that cannot be issued', { timeout: 9
     const completed = await pay(late.m.headers, late.items, late.key);
     expect([completed.status, completed.body]).toEqual([409, error('ti_event_tickets_sold_out')]);
     const charge = await chargeOf(late);
-    expect(charge).toEqual({
-      amount: 3499,
-      amountRefunded: 2500,
-      refunded: false,
-      refunds: [{ id: expect.stringMatching(/^re_/), amount: 2500, key: refundKey(tenant, late, 1) }],
-    });
+    expect(charge).toEqual(refundedOnce(tenant, late, 3499, 2500, 1));
     expect(await memberships(tenant, late.m.member.id)).toHaveLength(1);
     const expected = summary(late, {
       status: 'succeeded',

@@ -1,7 +1,7 @@
 import { invalidQuantity, isServiceError, ticketsSoldOut } from '@masthead/core/errors';
 import type { ServiceClient } from '@masthead/core/grpc';
 import type { Logger } from '@masthead/core/logging';
-import type { TicketSalesServiceService } from '@masthead/proto/community/ticket_sales';
+import type { ReserveTicketsRequest, TicketReservation, TicketSalesServiceService } from '@masthead/proto/community/ticket_sales';
 import type { Member } from '../support/member-scope.js';
 import { idempotencyKeyReused, invalidItemKey, purchaseInProgress, purchaseReleased } from './checkout.errors.js';
 import {
@@ -72,34 +72,44 @@ export class TicketFulfilment implements Fulfilment {
    * and share its reservation.
    */
   async reserve(member: Member, item: PricedItem, claimKey: string, line: number): Promise<void> {
-    const request = {
-      resourceId: member.resourceId,
-      ticketId: item.itemId,
-      userId: member.userId,
-      quantity: quantityOf(item),
-      purchaseKey: purchaseKeyOf(claimKey, line),
-      holdSeconds: 0,
-    };
+    let reservation;
+    try {
+      reservation = await this.reserveUnits({
+        resourceId: member.resourceId,
+        ticketId: item.itemId,
+        userId: member.userId,
+        quantity: quantityOf(item),
+        purchaseKey: purchaseKeyOf(claimKey, line),
+        holdSeconds: 0,
+      });
+    } catch (error) {
+      switch (codeOf(error)) {
+        case 'ti_event_tickets_sold_out':
+          throw ticketsSoldOut();
+        case 'ti_event_ticket_not_found':
+          throw invalidItemKey();
+        case 'ticket_reservation_conflict':
+          throw idempotencyKeyReused();
+        default:
+          throw error;
+      }
+    }
+    if (reservation.status === 'released') throw purchaseReleased();
+  }
+
+  /**
+   * Reserves under the request's purchase key; a parallel call claiming under the same key right
+   * now (a retry with the same Idempotency-Key, the webhook beside the member's completion) is
+   * waited for, then shared. 409 purchase_in_progress when it does not finish in time.
+   */
+  private async reserveUnits(request: ReserveTicketsRequest): Promise<TicketReservation> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const reservation = await this.deps.ticketSales.reserveTickets(request);
-        if (reservation.status === 'released') throw purchaseReleased();
-        return;
+        return await this.deps.ticketSales.reserveTickets(request);
       } catch (error) {
-        switch (codeOf(error)) {
-          case 'ticket_reservation_pending':
-            if (attempt >= PENDING_ATTEMPTS) throw purchaseInProgress();
-            await new Promise((resolve) => setTimeout(resolve, PENDING_POLL_MS));
-            continue;
-          case 'ti_event_tickets_sold_out':
-            throw ticketsSoldOut();
-          case 'ti_event_ticket_not_found':
-            throw invalidItemKey();
-          case 'ticket_reservation_conflict':
-            throw idempotencyKeyReused();
-          default:
-            throw error;
-        }
+        if (codeOf(error) !== 'ticket_reservation_pending') throw error;
+        if (attempt >= PENDING_ATTEMPTS) throw purchaseInProgress();
+        await new Promise((resolve) => setTimeout(resolve, PENDING_POLL_MS));
       }
     }
   }
@@ -121,7 +131,7 @@ export class TicketFulfilment implements Fulfilment {
     }
     const lateKey = `${purchaseKey}:late`;
     try {
-      const reservation = await this.deps.ticketSales.reserveTickets({
+      const reservation = await this.reserveUnits({
         resourceId: target.resourceId,
         ticketId: item.itemId,
         userId: target.userId,
