@@ -26,7 +26,8 @@ const dueRefundSchema = new Schema<DueRefundRecord>(
   },
   { collection: 'refunds_due', versionKey: false },
 );
-// Serves a completion's own due refunds (`of`).
+// Serves a completion's own due refunds (`of`). The pass's oldest-first read has none: the
+// collection holds only refunds not made yet, almost always none.
 dueRefundSchema.index({ transaction_id: 1 });
 
 export const dueRefundModel = (db: Connection): Model<DueRefundRecord> =>
