@@ -135,6 +135,8 @@ function operationOf(route: RouteDefinition, catalogue: readonly CatalogueEntry[
   const pathSchemas = propertiesOf(sources['params']);
   const querySchemas = propertiesOf(sources['query']);
   const body = sources['json'] ?? sources['fields'];
+  // A schema that names its sources and no body reads none; one the generator cannot see into may.
+  const opaque = Object.keys(sources).length === 0;
   const parameters = [
     ...parametersOf(route.path).map((name) => ({
       name,
@@ -171,7 +173,7 @@ function operationOf(route: RouteDefinition, catalogue: readonly CatalogueEntry[
     operation['requestBody'] = {
       content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } } },
     };
-  } else if (body || (route.method !== 'GET' && route.method !== 'DELETE')) {
+  } else if (body || (opaque && route.method !== 'GET' && route.method !== 'DELETE')) {
     const schema = loose(body);
     operation['requestBody'] = {
       required: false,

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * What the OpenAPI document shows for a request schema that zod-to-json-schema cannot see into
@@ -16,3 +16,6 @@ export function documentedAs<S extends z.ZodTypeAny>(schema: S, standIn: z.ZodTy
 
 /** The stand-in of a schema definition, if it has one. */
 export const standInOf = (definition: object): z.ZodTypeAny | undefined => standIns.get(definition);
+
+/** The document of a JSON body with `fields`, for a decoder that reads them by hand. */
+export const jsonBodyDocument = (fields: z.ZodRawShape) => z.object({ json: z.object(fields) });
