@@ -1,6 +1,7 @@
 import { accountRequestNotExists, fieldError, incorrectDataNotAcceptable } from '@masthead/core/errors';
 import { z } from 'zod';
 import { raise } from '../http/request.js';
+import { documentedAs, jsonBodyDocument } from '../openapi/hints.js';
 import type { Handler } from '../routes/define.js';
 
 /** Account requests (document 2 J): guest, fixed deployment resource; docs/adr/0123. */
@@ -27,17 +28,20 @@ export const createAccountRequest: Handler<'external', Record<string, unknown>> 
  * `account_id` (no numeric validation: anything that is not a record ID is not found) and
  * `cardprovider_token` (a nonempty string) are required; both missing are reported together.
  */
-export const accountRequestPaymentRequest = truthyJson.transform((json, ctx) => {
-  const fields: Record<string, string> = {};
-  const accountId = json['account_id'];
-  const token = json['cardprovider_token'];
-  if (accountId === undefined || accountId === null || accountId === '') fields['account_id'] = 'account_id is required';
-  if (typeof token !== 'string' || token.trim() === '') fields['cardprovider_token'] = 'cardprovider_token is required';
-  if (Object.keys(fields).length > 0) return raise(ctx, () => fieldError(fields));
-  const id = String(accountId);
-  if (!/^\d{1,9}$/.test(id) || Number(id) === 0) return raise(ctx, accountRequestNotExists);
-  return { accountId: Number(id), token: (token as string).trim() };
-});
+export const accountRequestPaymentRequest = documentedAs(
+  truthyJson.transform((json, ctx) => {
+    const fields: Record<string, string> = {};
+    const accountId = json['account_id'];
+    const token = json['cardprovider_token'];
+    if (accountId === undefined || accountId === null || accountId === '') fields['account_id'] = 'account_id is required';
+    if (typeof token !== 'string' || token.trim() === '') fields['cardprovider_token'] = 'cardprovider_token is required';
+    if (Object.keys(fields).length > 0) return raise(ctx, () => fieldError(fields));
+    const id = String(accountId);
+    if (!/^\d{1,9}$/.test(id) || Number(id) === 0) return raise(ctx, accountRequestNotExists);
+    return { accountId: Number(id), token: (token as string).trim() };
+  }),
+  jsonBodyDocument({ account_id: z.union([z.number().int(), z.string()]), cardprovider_token: z.string() }),
+);
 
 /** POST /account-requests-payment: billing charges the record at most once. */
 export const payAccountRequest: Handler<'external', z.output<typeof accountRequestPaymentRequest>> = async (

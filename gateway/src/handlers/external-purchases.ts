@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { MemberScopeContext } from '../auth/context.js';
 import { isAdminRole } from '../auth/roles.js';
 import { queryText, raise } from '../http/request.js';
+import { documentedAs, jsonBodyDocument } from '../openapi/hints.js';
 import type { Handler } from '../routes/define.js';
 import { serializeMembership } from '../serializers/catalog.js';
 import { serializeExternalTransaction } from '../serializers/transactions.js';
@@ -66,29 +67,50 @@ function money(json: Record<string, unknown>, fields: Fields) {
   };
 }
 
-/** A JSON object body read by `read`; the collected field problems answer 409 together. */
-const body = <T>(read: (json: Record<string, unknown>, fields: Fields) => T) =>
-  z.object({ form: z.boolean(), json: z.record(z.unknown()).optional() }).transform(({ form, json }, ctx) => {
-    if (form || !json) return raise(ctx, incorrectDataNotAcceptable);
-    const fields: Fields = {};
-    const value = read(json, fields);
-    if (Object.keys(fields).length > 0) return raise(ctx, () => fieldError(fields));
-    return value;
-  });
+/** How the document shows the fields each reader above reads (ADR 0208). */
+const documented = {
+  target: { user_id: z.union([z.number().int().min(1), z.string()]), transaction_id: z.string().max(255) },
+  pricingChoice: {
+    external_source_id: z.string().optional(),
+    subscription_id: z.union([z.number().int().min(1), z.string()]).optional(),
+  },
+  money: { amount: z.number().int().min(0).optional(), currency: z.string().length(3).optional() },
+  terms: { end_date: z.string().datetime({ offset: true }).optional(), autorenew: z.boolean().optional() },
+  refund: { amount: z.number().int().min(1).optional(), refund_id: z.string().max(255).optional(), reason: z.string().optional() },
+};
 
-export const recordRequest = body((json, fields) => ({
-  ...target(json, fields),
-  ...pricingChoice(json, fields, true),
-  ...money(json, fields),
-  ...terms(json, fields),
-}));
-export const changeRequest = body((json, fields) => ({
+/**
+ * A JSON object body read by `read`, documented as `fields`; the collected field problems answer
+ * 409 together.
+ */
+const body = <T>(fields: z.ZodRawShape, read: (json: Record<string, unknown>, fields: Fields) => T) =>
+  documentedAs(
+    z.object({ form: z.boolean(), json: z.record(z.unknown()).optional() }).transform(({ form, json }, ctx) => {
+      if (form || !json) return raise(ctx, incorrectDataNotAcceptable);
+      const problems: Fields = {};
+      const value = read(json, problems);
+      if (Object.keys(problems).length > 0) return raise(ctx, () => fieldError(problems));
+      return value;
+    }),
+    jsonBodyDocument(fields),
+  );
+
+export const recordRequest = body(
+  { ...documented.target, ...documented.pricingChoice, ...documented.money, ...documented.terms },
+  (json, fields) => ({
+    ...target(json, fields),
+    ...pricingChoice(json, fields, true),
+    ...money(json, fields),
+    ...terms(json, fields),
+  }),
+);
+export const changeRequest = body({ ...documented.target, ...documented.pricingChoice, ...documented.terms }, (json, fields) => ({
   ...target(json, fields),
   ...pricingChoice(json, fields, false),
   ...terms(json, fields),
 }));
-export const downgradeRequest = body((json, fields) => target(json, fields));
-export const refundRequest = body((json, fields) => {
+export const downgradeRequest = body(documented.target, (json, fields) => target(json, fields));
+export const refundRequest = body({ ...documented.target, ...documented.refund }, (json, fields) => {
   const refundId = json['refund_id'];
   const reason = json['reason'];
   if (refundId !== undefined && (typeof refundId !== 'string' || refundId.length > 255))

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MemberScopeContext } from '../auth/context.js';
 import { fromParams, text } from '../http/request.js';
+import { documentedAs, jsonBodyDocument } from '../openapi/hints.js';
 import type { Handler } from '../routes/define.js';
 import { groupExtraDataRows, serializeExtraDataRow } from '../serializers/extra-data.js';
 
@@ -11,7 +12,11 @@ const scopeOf = (context: MemberScopeContext) => ({ userId: context.caller.user.
  * (too deep included, see http/body.ts) is simply absent, which the service answers with
  * incorrect_data. The service judges the items.
  */
-const jsonList = <K extends string>(name: K) => z.object({ json: z.record(z.unknown()).optional() }).transform(({ json }) => json?.[name]);
+const jsonList = <K extends string>(name: K) =>
+  documentedAs(
+    z.object({ json: z.record(z.unknown()).optional() }).transform(({ json }) => json?.[name]),
+    jsonBodyDocument({ [name]: z.array(z.record(z.unknown())) }),
+  );
 
 export const extraGroupsRequest = jsonList('extra_groups');
 export const customFieldsRequest = jsonList('custom_fields');

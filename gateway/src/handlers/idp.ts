@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ResourceContext } from '../auth/context.js';
 import { idpBodyNotJson } from '../errors/request.js';
 import { fromFields, fromQuery, jsonBoolean, optionalText, queryText, raise, text } from '../http/request.js';
+import { documentedAs } from '../openapi/hints.js';
 import type { Handler } from '../routes/define.js';
 
 /**
@@ -17,10 +18,13 @@ const toSpecDateTime = (unixSeconds: number) => new Date(unixSeconds * 1000).toI
 
 /** The JSON body of an operation that requires one: 400 incorrect_data otherwise (document 1, A). */
 const requiredJson = <T extends z.ZodRawShape>(shape: T) =>
-  z
-    .object({ json: z.record(z.unknown()).optional() })
-    .transform(({ json }, ctx) => json ?? raise(ctx, idpBodyNotJson))
-    .pipe(z.object(shape));
+  documentedAs(
+    z
+      .object({ json: z.record(z.unknown()).optional() })
+      .transform(({ json }, ctx) => json ?? raise(ctx, idpBodyNotJson))
+      .pipe(z.object(shape)),
+    z.object({ json: z.object(shape) }),
+  );
 
 /**
  * POST /idp/oauth/token: `invite` (JSON or form); the create-member flag counts only as a JSON

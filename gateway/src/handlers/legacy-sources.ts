@@ -9,6 +9,7 @@ import { toPageQuery } from '@masthead/core/pagination';
 import { LegacyVariant, type CardItem, type LegacyCustomer } from '@masthead/proto/billing/legacy_sources';
 import { z } from 'zod';
 import { jsonObjectBody, pathId, type pageRequest, raise, text } from '../http/request.js';
+import { documentedAs, jsonBodyDocument } from '../openapi/hints.js';
 import { serializePaginator } from '../serializers/catalog.js';
 import type { Handler } from '../routes/define.js';
 import { scopeOf } from './payment-sources.js';
@@ -19,10 +20,13 @@ import { scopeOf } from './payment-sources.js';
 const jsonBody = jsonObjectBody(incorrectDataNotAcceptable);
 
 const tokenField = (field: 'customer_id' | 'token', missing: () => ServiceError) =>
-  jsonBody.transform((json, ctx) => {
-    const token = text.parse(json[field]).trim();
-    return token ? { token } : raise(ctx, missing);
-  });
+  documentedAs(
+    jsonBody.transform((json, ctx) => {
+      const token = text.parse(json[field]).trim();
+      return token ? { token } : raise(ctx, missing);
+    }),
+    jsonBodyDocument({ [field]: z.string() }),
+  );
 
 export const legacyCustomerRequest = tokenField('customer_id', incorrectCustomerId);
 export const legacyTokenRequest = tokenField('token', incorrectToken);
@@ -57,15 +61,25 @@ const localId = (value: unknown): number =>
       : 0;
 
 /** The nested reads of confirm-payment-method; any of them missing is 406 incorrect_data. */
-export const confirmRequest = jsonBody.transform((json, ctx) => {
-  const paymentMethodId = text.parse(nested(json['intent'], 'payment_method')).trim();
-  const customerId = text.parse(nested(json['customer'], 'customer_id')).trim();
-  const paymentCustomerId = localId(nested(json['customer'], 'id'));
-  const cards = nested(json['customer'], 'cards');
-  const cardId = localId(Array.isArray(cards) ? nested(cards[0], 'id') : undefined);
-  if (!paymentMethodId || !customerId || !paymentCustomerId || !cardId) return raise(ctx, incorrectDataNotAcceptable);
-  return { paymentMethodId, customerId, paymentCustomerId, cardId };
-});
+export const confirmRequest = documentedAs(
+  jsonBody.transform((json, ctx) => {
+    const paymentMethodId = text.parse(nested(json['intent'], 'payment_method')).trim();
+    const customerId = text.parse(nested(json['customer'], 'customer_id')).trim();
+    const paymentCustomerId = localId(nested(json['customer'], 'id'));
+    const cards = nested(json['customer'], 'cards');
+    const cardId = localId(Array.isArray(cards) ? nested(cards[0], 'id') : undefined);
+    if (!paymentMethodId || !customerId || !paymentCustomerId || !cardId) return raise(ctx, incorrectDataNotAcceptable);
+    return { paymentMethodId, customerId, paymentCustomerId, cardId };
+  }),
+  jsonBodyDocument({
+    intent: z.object({ payment_method: z.string() }),
+    customer: z.object({
+      id: z.union([z.number().int(), z.string()]),
+      customer_id: z.string(),
+      cards: z.array(z.object({ id: z.union([z.number().int(), z.string()]) })).min(1),
+    }),
+  }),
+);
 
 /** POST /user/cardprovider/confirm-payment-method: 201 with the raw saved method. */
 export const confirmPaymentMethod: Handler<'member', z.output<typeof confirmRequest>> = async (context, input, { legacySources }) => {
@@ -126,13 +140,22 @@ export const recordCardAttachAttempt: Handler<'member'> = async (context, _input
  * POST /user/cardprovider/customer/import: `customer_id` (optional) is a provider customer ID;
  * anything but a `cus_…` string is 406 incorrect_customer_id.
  */
-export const importCustomerRequest = jsonBody.transform((json, ctx) => {
-  const value = json['customer_id'];
-  if (value === undefined || value === null || value === '') return { customerId: '' };
-  return typeof value === 'string' && /^cus_[A-Za-z0-9]{1,250}$/.test(value.trim())
-    ? { customerId: value.trim() }
-    : raise(ctx, incorrectCustomerId);
-});
+export const importCustomerRequest = documentedAs(
+  jsonBody.transform((json, ctx) => {
+    const value = json['customer_id'];
+    if (value === undefined || value === null || value === '') return { customerId: '' };
+    return typeof value === 'string' && /^cus_[A-Za-z0-9]{1,250}$/.test(value.trim())
+      ? { customerId: value.trim() }
+      : raise(ctx, incorrectCustomerId);
+  }),
+  jsonBodyDocument({
+    customer_id: z
+      .string()
+      .regex(/^cus_[A-Za-z0-9]{1,250}$/)
+      .nullable()
+      .optional(),
+  }),
+);
 
 /** 201 with the legacy customer record when this call recorded it, 200 when it was already recorded. */
 export const importLegacyCustomer: Handler<'member', z.output<typeof importCustomerRequest>> = async (
@@ -145,14 +168,17 @@ export const importLegacyCustomer: Handler<'member', z.output<typeof importCusto
 };
 
 /** POST /user/card: `token` (a provider card token) and optional `customer_id` (a local legacy customer ID). */
-export const addCardRequest = jsonBody.transform((json, ctx) => {
-  const token = text.parse(json['token']).trim();
-  if (!token) return raise(ctx, incorrectToken);
-  const customer = json['customer_id'];
-  if (customer === undefined || customer === null || customer === '') return { token, customerId: 0 };
-  const customerId = localId(customer);
-  return customerId ? { token, customerId } : raise(ctx, customerNotFound);
-});
+export const addCardRequest = documentedAs(
+  jsonBody.transform((json, ctx) => {
+    const token = text.parse(json['token']).trim();
+    if (!token) return raise(ctx, incorrectToken);
+    const customer = json['customer_id'];
+    if (customer === undefined || customer === null || customer === '') return { token, customerId: 0 };
+    const customerId = localId(customer);
+    return customerId ? { token, customerId } : raise(ctx, customerNotFound);
+  }),
+  jsonBodyDocument({ token: z.string(), customer_id: z.union([z.number().int(), z.string()]).nullable().optional() }),
+);
 
 /** POST /user/card: 201 with the card as GET /user/cards lists it. */
 export const addCard: Handler<'member', z.output<typeof addCardRequest>> = async (context, input, { legacySources }) => ({

@@ -6,6 +6,7 @@ import { isAdminRole } from '../auth/roles.js';
 import { invalidAutorenew } from '../errors/catalog.js';
 import { bodyNotJsonObject } from '../errors/request.js';
 import { type pageRequest, parsedWith, pathId, raise } from '../http/request.js';
+import { documentedAs } from '../openapi/hints.js';
 import type { Handler } from '../routes/define.js';
 import {
   serializeMembership,
@@ -65,15 +66,16 @@ export const listMembershipHistory: Handler<'member', Page> = async (context, pa
  * like PUT /sponsor/sponsored-subscriptions/{id}); `autorenew` must be a JSON boolean (409
  * invalid_autorenew: the string "true" or a form field does not count). Unknown keys are ignored.
  */
-export const renewalRequest = z
-  .object({ params: membershipId, form: z.boolean(), json: z.record(z.unknown()).optional() })
-  .transform(({ params, form, json }, ctx) => {
+export const renewalRequest = documentedAs(
+  z.object({ params: membershipId, form: z.boolean(), json: z.record(z.unknown()).optional() }).transform(({ params, form, json }, ctx) => {
     const body = form ? undefined : json;
     if (!body) return raise(ctx, bodyNotJsonObject);
     const autorenew = body['autorenew'];
     if (typeof autorenew !== 'boolean') return raise(ctx, invalidAutorenew);
     return { id: params.id, autorenew };
-  });
+  }),
+  z.object({ params: membershipId, json: z.object({ autorenew: z.boolean() }) }),
+);
 
 export const setMembershipRenewal: Handler<'member', z.output<typeof renewalRequest>> = async (
   context,

@@ -2,6 +2,7 @@ import { incorrectDataNotAcceptable } from '@masthead/core/errors';
 import { parsePageRequest, toPageQuery } from '@masthead/core/pagination';
 import { z } from 'zod';
 import { fromFields, idOrZero, parsedWith, requiredJson, text } from '../http/request.js';
+import { documentedAs } from '../openapi/hints.js';
 import { serializePaginator } from '../serializers/catalog.js';
 import {
   serializeEventAccess,
@@ -26,7 +27,10 @@ const READ = { idempotent: true };
 export const passRequest = z.object({ params: z.object({ id: idOrZero }) }).transform(({ params }) => ({ passId: params.id }));
 
 const withJson = <T extends z.ZodRawShape>(shape: T) =>
-  z.object({ params: z.object({ id: idOrZero }), json: requiredJson(incorrectDataNotAcceptable).pipe(z.object(shape).passthrough()) });
+  z.object({
+    params: z.object({ id: idOrZero }),
+    json: documentedAs(requiredJson(incorrectDataNotAcceptable).pipe(z.object(shape).passthrough()), z.object(shape)),
+  });
 
 export const eventPassesRequest = z
   .object({ params: z.object({ id: idOrZero }), query: parsedWith(parsePageRequest) })

@@ -3,6 +3,7 @@ import type { MemberScope } from '@masthead/proto/billing';
 import { z } from 'zod';
 import type { MemberScopeContext } from '../auth/context.js';
 import { pathId, raise, text } from '../http/request.js';
+import { documentedAs, jsonBodyDocument } from '../openapi/hints.js';
 import type { Handler } from '../routes/define.js';
 import { serializePaymentCustomer, serializePaymentSource, serializeSavedMethod } from '../serializers/billing.js';
 
@@ -31,12 +32,15 @@ export const getOrCreateCustomer: Handler<'member'> = async (context, _input, { 
   return { body: { payment_customer: serializePaymentCustomer(customer) } };
 };
 
-export const setupIntentRequest = jsonBody.transform(({ form, json }, ctx) => {
-  if (form || !json) return raise(ctx, incorrectDataConflict);
-  const customerId = text.parse(json['card_customer_id']).trim();
-  if (!customerId) return raise(ctx, invalidCardCustomerId);
-  return { cardCustomerId: customerId };
-});
+export const setupIntentRequest = documentedAs(
+  jsonBody.transform(({ form, json }, ctx) => {
+    if (form || !json) return raise(ctx, incorrectDataConflict);
+    const customerId = text.parse(json['card_customer_id']).trim();
+    if (!customerId) return raise(ctx, invalidCardCustomerId);
+    return { cardCustomerId: customerId };
+  }),
+  jsonBodyDocument({ card_customer_id: z.string() }),
+);
 
 /** POST …/setup-intents: `{setup_intent}` as the provider sent it. */
 export const createSetupIntent: Handler<'member', z.output<typeof setupIntentRequest>> = async (
@@ -49,14 +53,17 @@ export const createSetupIntent: Handler<'member', z.output<typeof setupIntentReq
 };
 
 /** Save-intents reads only `setup_intent.payment_method` (document 1 D). */
-export const saveIntentRequest = jsonBody.transform(({ form, json }, ctx) => {
-  if (form || !json) return raise(ctx, incorrectDataConflict);
-  const intent = json['setup_intent'];
-  const method =
-    intent !== null && typeof intent === 'object' ? text.parse((intent as Record<string, unknown>)['payment_method']).trim() : '';
-  if (!method) return raise(ctx, invalidPaymentMethod);
-  return { paymentMethodId: method };
-});
+export const saveIntentRequest = documentedAs(
+  jsonBody.transform(({ form, json }, ctx) => {
+    if (form || !json) return raise(ctx, incorrectDataConflict);
+    const intent = json['setup_intent'];
+    const method =
+      intent !== null && typeof intent === 'object' ? text.parse((intent as Record<string, unknown>)['payment_method']).trim() : '';
+    if (!method) return raise(ctx, invalidPaymentMethod);
+    return { paymentMethodId: method };
+  }),
+  jsonBodyDocument({ setup_intent: z.object({ payment_method: z.string() }) }),
+);
 
 /** POST …/save-intents: `{payment_method: saved method record}`. */
 export const saveIntent: Handler<'member', z.output<typeof saveIntentRequest>> = async (

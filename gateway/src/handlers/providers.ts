@@ -1,9 +1,10 @@
 import { fieldError, incorrectDataNotAcceptable } from '@masthead/core/errors';
 import type { ProviderScope } from '@masthead/proto/integrations/provider_scope';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { MemberScopeContext } from '../auth/context.js';
 import { crmBodyNotJson, crmTagsRequired } from '../errors/providers.js';
 import { lastQueryValue, raise, rawRequest, type RawRequest } from '../http/request.js';
+import { documentedAs, jsonBodyDocument } from '../openapi/hints.js';
 import type { Handler } from '../routes/define.js';
 import {
   serializeCategory,
@@ -47,6 +48,9 @@ export const userIdOf = (value: unknown): number | undefined => {
   return 0;
 };
 
+/** How the document shows `user_id` (decoded by `userIdOf`). */
+const documentedUserId = z.union([z.number().int(), z.string()]).nullable().optional();
+
 /** A JSON object field, or `{}` for anything else (a list, a text, absent). */
 const objectField = (value: unknown): Json => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
 
@@ -66,18 +70,28 @@ export const listAudienceCategories: Handler<'member'> = async (context, _input,
 });
 
 /** POST subscribe: a JSON object (406 incorrect_data otherwise); `merge_fields` and `interests` maps. */
-export const audienceSubscribeRequest = rawRequest.transform((raw, ctx) => {
-  const json = jsonBodyOf(raw);
-  if (!json) return raise(ctx, incorrectDataNotAcceptable);
-  return { userId: userIdOf(json['user_id']), mergeFields: objectField(json['merge_fields']), interests: objectField(json['interests']) };
-});
+export const audienceSubscribeRequest = documentedAs(
+  rawRequest.transform((raw, ctx) => {
+    const json = jsonBodyOf(raw);
+    if (!json) return raise(ctx, incorrectDataNotAcceptable);
+    return { userId: userIdOf(json['user_id']), mergeFields: objectField(json['merge_fields']), interests: objectField(json['interests']) };
+  }),
+  jsonBodyDocument({
+    user_id: documentedUserId,
+    merge_fields: z.record(z.unknown()).optional(),
+    interests: z.record(z.unknown()).optional(),
+  }),
+);
 
 export const audienceSubscribe: Handler<'member', z.output<typeof audienceSubscribeRequest>> = async (context, input, { audience }) => ({
   body: serializeMemberResult(await audience.subscribe({ scope: scopeOf(context), ...input })),
 });
 
 /** GET subscriber-info: `user_id` in the query (the last one when repeated). */
-export const subscriberInfoRequest = rawRequest.transform((raw) => ({ userId: userIdOf(lastQueryValue(raw, 'user_id')) }));
+export const subscriberInfoRequest = documentedAs(
+  rawRequest.transform((raw) => ({ userId: userIdOf(lastQueryValue(raw, 'user_id')) })),
+  z.object({ query: z.object({ user_id: z.string().optional() }) }),
+);
 
 /** GET subscriber-info: the target's record, written subscribed first (the documented resubscribe). */
 export const audienceSubscriberInfo: Handler<'member', z.output<typeof subscriberInfoRequest>> = async (
@@ -87,10 +101,13 @@ export const audienceSubscriberInfo: Handler<'member', z.output<typeof subscribe
 ) => ({ body: serializeMemberResult(await audience.subscriberInfo({ scope: scopeOf(context), userId })) });
 
 /** POST unsubscribe: no body, or a JSON object with `user_id`; a form or malformed body is 406. */
-export const audienceUnsubscribeRequest = rawRequest.transform((raw, ctx) => {
-  if (raw.form || raw.malformed) return raise(ctx, incorrectDataNotAcceptable);
-  return { userId: userIdOf(raw.json?.['user_id']) };
-});
+export const audienceUnsubscribeRequest = documentedAs(
+  rawRequest.transform((raw, ctx) => {
+    if (raw.form || raw.malformed) return raise(ctx, incorrectDataNotAcceptable);
+    return { userId: userIdOf(raw.json?.['user_id']) };
+  }),
+  jsonBodyDocument({ user_id: documentedUserId }),
+);
 
 export const audienceUnsubscribe: Handler<'member', z.output<typeof audienceUnsubscribeRequest>> = async (
   context,
@@ -99,19 +116,22 @@ export const audienceUnsubscribe: Handler<'member', z.output<typeof audienceUnsu
 ) => ({ body: serializeMemberResult(await audience.unsubscribe({ scope: scopeOf(context), userId })) });
 
 /** POST add-tags: `{insert_tags}`, a list of tag names (or one name); 409 when none is given. */
-export const addTagsRequest = rawRequest.transform((raw, ctx) => {
-  const json = jsonBodyOf(raw);
-  if (!json) return raise(ctx, incorrectDataNotAcceptable);
-  const value = json['insert_tags'];
-  const names = (Array.isArray(value) ? value : [value])
-    .filter((name): name is string => typeof name === 'string')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  if (names.length === 0) return raise(ctx, () => fieldError({ insert_tags: 'insert_tags must be a non-empty list of tag names' }));
-  const insertTags = [...new Set(names)];
-  if (insertTags.length > MAX_TAGS) return raise(ctx, () => fieldError({ insert_tags: `insert_tags may name at most ${MAX_TAGS} tags` }));
-  return { insertTags };
-});
+export const addTagsRequest = documentedAs(
+  rawRequest.transform((raw, ctx) => {
+    const json = jsonBodyOf(raw);
+    if (!json) return raise(ctx, incorrectDataNotAcceptable);
+    const value = json['insert_tags'];
+    const names = (Array.isArray(value) ? value : [value])
+      .filter((name): name is string => typeof name === 'string')
+      .map((name) => name.trim())
+      .filter(Boolean);
+    if (names.length === 0) return raise(ctx, () => fieldError({ insert_tags: 'insert_tags must be a non-empty list of tag names' }));
+    const insertTags = [...new Set(names)];
+    if (insertTags.length > MAX_TAGS) return raise(ctx, () => fieldError({ insert_tags: `insert_tags may name at most ${MAX_TAGS} tags` }));
+    return { insertTags };
+  }),
+  jsonBodyDocument({ insert_tags: z.union([z.array(z.string()).max(MAX_TAGS), z.string()]) }),
+);
 
 export const audienceAddTags: Handler<'member', z.output<typeof addTagsRequest>> = async (context, { insertTags }, { audience }) => {
   const result = await audience.addTags({ scope: scopeOf(context), insertTags });
@@ -145,14 +165,19 @@ export const listCrmUserTags: Handler<'member'> = async (context, _input, { crm 
  * of its indexes, as PHP decodes it); 409 update_user_tag_error otherwise. Flags travel as sent:
  * integrations applies the truthiness rule and the event carries the map.
  */
-export const crmUserTagsRequest = rawRequest.transform((raw, ctx) => {
-  const json = jsonBodyOf(raw);
-  if (!json) return raise(ctx, crmBodyNotJson);
-  const value = json['tags'];
-  const tags = Array.isArray(value) ? Object.fromEntries(value.map((flag, index) => [String(index), flag as unknown])) : objectField(value);
-  if (Object.keys(tags).length === 0) return raise(ctx, crmTagsRequired);
-  return { tags };
-});
+export const crmUserTagsRequest = documentedAs(
+  rawRequest.transform((raw, ctx) => {
+    const json = jsonBodyOf(raw);
+    if (!json) return raise(ctx, crmBodyNotJson);
+    const value = json['tags'];
+    const tags = Array.isArray(value)
+      ? Object.fromEntries(value.map((flag, index) => [String(index), flag as unknown]))
+      : objectField(value);
+    if (Object.keys(tags).length === 0) return raise(ctx, crmTagsRequired);
+    return { tags };
+  }),
+  jsonBodyDocument({ tags: z.union([z.record(z.unknown()), z.array(z.unknown())]) }),
+);
 
 export const updateCrmUserTags: Handler<'member', z.output<typeof crmUserTagsRequest>> = async (context, { tags }, { crm }) => ({
   body: { items: (await crm.updateUserTags({ scope: scopeOf(context), tags })).items.map(serializeCrmTag) },
@@ -178,18 +203,27 @@ export const listListmgrInterests: Handler<'member', z.output<typeof listmgrInte
 });
 
 /** POST subscribe and unsubscribe: a JSON object (406) with `lists`, a non-empty list of provider list IDs (409). */
-export const listmgrChangeRequest = rawRequest.transform((raw, ctx) => {
-  const json = jsonBodyOf(raw);
-  if (!json) return raise(ctx, incorrectDataNotAcceptable);
-  const value = json['lists'];
-  const lists = (Array.isArray(value) ? value : [])
-    .filter((id) => typeof id === 'string' || typeof id === 'number')
-    .map((id) => String(id).trim())
-    .filter(Boolean);
-  if (lists.length === 0) return raise(ctx, () => fieldError({ lists: 'lists must be a non-empty array of list IDs' }));
-  if (lists.length > MAX_LISTS) return raise(ctx, () => fieldError({ lists: `lists may hold at most ${MAX_LISTS} list IDs` }));
-  return { lists, userId: userIdOf(json['user_id']) };
-});
+export const listmgrChangeRequest = documentedAs(
+  rawRequest.transform((raw, ctx) => {
+    const json = jsonBodyOf(raw);
+    if (!json) return raise(ctx, incorrectDataNotAcceptable);
+    const value = json['lists'];
+    const lists = (Array.isArray(value) ? value : [])
+      .filter((id) => typeof id === 'string' || typeof id === 'number')
+      .map((id) => String(id).trim())
+      .filter(Boolean);
+    if (lists.length === 0) return raise(ctx, () => fieldError({ lists: 'lists must be a non-empty array of list IDs' }));
+    if (lists.length > MAX_LISTS) return raise(ctx, () => fieldError({ lists: `lists may hold at most ${MAX_LISTS} list IDs` }));
+    return { lists, userId: userIdOf(json['user_id']) };
+  }),
+  jsonBodyDocument({
+    lists: z
+      .array(z.union([z.string(), z.number()]))
+      .min(1)
+      .max(MAX_LISTS),
+    user_id: documentedUserId,
+  }),
+);
 
 export const listmgrSubscribe: Handler<'member', z.output<typeof listmgrChangeRequest>> = async (context, input, { listmgr }) => ({
   body: { lists: (await listmgr.subscribe({ scope: scopeOf(context), ...input })).lists.map(serializeListState) },

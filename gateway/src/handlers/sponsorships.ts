@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { isAdminRole } from '../auth/roles.js';
 import { invalidSponsorshipId } from '../errors/community.js';
 import { bodyNotJsonObject } from '../errors/request.js';
-import { jsonBoolean, raise, requiredJson, text } from '../http/request.js';
+import { fromFields, jsonBoolean, raise, requiredJson, requiredJsonFields, text } from '../http/request.js';
+import { documentedAs } from '../openapi/hints.js';
 import type { Handler } from '../routes/define.js';
 import {
   serializeRecipientSlot,
@@ -62,44 +63,53 @@ export const getSponsorship: Handler<'member', z.output<typeof sponsorshipReques
 
 /** A text field of PUT: absent or null is not sent; text as sent ('' erases nothing); another type is 409 invalid_<field>. */
 const sentText = (field: 'title' | 'description') =>
-  z.unknown().transform((value, ctx) => {
-    if (value === undefined || value === null) return undefined;
-    if (typeof value === 'string') return value;
-    const message = `${field} must be text`;
-    return raise(ctx, () => invalidRequestField(field, message, { [field]: message }));
-  });
+  documentedAs(
+    z.unknown().transform((value, ctx) => {
+      if (value === undefined || value === null) return undefined;
+      if (typeof value === 'string') return value;
+      const message = `${field} must be text`;
+      return raise(ctx, () => invalidRequestField(field, message, { [field]: message }));
+    }),
+    z.string().nullable(),
+  );
+
+/** What PUT of a sponsorship may change. */
+const sponsorshipChanges = z.object({
+  title: sentText('title'),
+  description: sentText('description'),
+  is_paying_by_sponsor: jsonBoolean,
+  autorenew: jsonBoolean,
+  is_allowed_next_subscription: jsonBoolean,
+});
 
 /**
  * PUT /sponsor/sponsored-subscriptions/{id}: a JSON object that is not empty (a falsey body is
  * 400 incorrect_data, document 2 E); flags count only as JSON booleans (anything else: unchanged).
  */
-export const updateSponsorshipRequest = z
-  .object({
-    json: requiredJson(bodyNotJsonObject).transform((json, ctx) => (Object.keys(json).length > 0 ? json : raise(ctx, bodyNotJsonObject))),
-    params: z.object({ id: sanitizedId }),
-  })
-  .transform(({ json, params }) => ({ json, sponsorshipId: params.id }))
-  .pipe(
-    z
-      .object({
-        sponsorshipId: z.number(),
-        json: z.object({
-          title: sentText('title'),
-          description: sentText('description'),
-          is_paying_by_sponsor: jsonBoolean,
-          autorenew: jsonBoolean,
-          is_allowed_next_subscription: jsonBoolean,
-        }),
-      })
-      .transform(({ sponsorshipId, json }) => ({
-        sponsorshipId,
-        title: json.title,
-        description: json.description,
-        isPayingBySponsor: json.is_paying_by_sponsor,
-        autorenew: json.autorenew,
-        isAllowedNextSubscription: json.is_allowed_next_subscription,
-      })),
-  );
+export const updateSponsorshipRequest = documentedAs(
+  z
+    .object({
+      json: requiredJson(bodyNotJsonObject).transform((json, ctx) => (Object.keys(json).length > 0 ? json : raise(ctx, bodyNotJsonObject))),
+      params: z.object({ id: sanitizedId }),
+    })
+    .transform(({ json, params }) => ({ json, sponsorshipId: params.id }))
+    .pipe(
+      z
+        .object({
+          sponsorshipId: z.number(),
+          json: sponsorshipChanges,
+        })
+        .transform(({ sponsorshipId, json }) => ({
+          sponsorshipId,
+          title: json.title,
+          description: json.description,
+          isPayingBySponsor: json.is_paying_by_sponsor,
+          autorenew: json.autorenew,
+          isAllowedNextSubscription: json.is_allowed_next_subscription,
+        })),
+    ),
+  z.object({ json: sponsorshipChanges }),
+);
 
 export const updateSponsorship: Handler<'member', z.output<typeof updateSponsorshipRequest>> = async (
   context,
@@ -132,8 +142,8 @@ export const getSponsorSlot: Handler<'member', z.output<typeof slotRequest>> = a
 
 /** PUT .../slots/{slot_id}/invitation: `recipient_email` (JSON; another type counts as missing). */
 export const inviteSlotRecipientRequest = z
-  .object({ params: z.object({ slot_id: sanitizedId }), json: requiredJson(bodyNotJsonObject) })
-  .transform(({ params, json }) => ({ slotId: params.slot_id, recipientEmail: text.parse(json['recipient_email']) }));
+  .object({ params: z.object({ slot_id: sanitizedId }), json: requiredJsonFields(bodyNotJsonObject, { recipient_email: text }) })
+  .transform(({ params, json }) => ({ slotId: params.slot_id, recipientEmail: json.recipient_email }));
 
 export const inviteSlotRecipient: Handler<'member', z.output<typeof inviteSlotRecipientRequest>> = async (
   context,
@@ -161,9 +171,9 @@ export const previewSlot: Handler<'member', z.output<typeof slotCodeRequest>> = 
 });
 
 /** PUT /recipient/sponsored-subscriptions/slots/activate: `activation_code` (JSON or form). */
-export const activateSlotRequest = z
-  .object({ fields: z.record(z.unknown()) })
-  .transform(({ fields }) => ({ code: text.parse(fields['activation_code']).trim() }));
+export const activateSlotRequest = fromFields({ activation_code: text }).transform(({ activation_code }) => ({
+  code: activation_code.trim(),
+}));
 
 export const activateSlot: Handler<'member', z.output<typeof activateSlotRequest>> = async (context, { code }, { sponsorships }) => ({
   body: serializeSlotActivation(await sponsorships.activateSlot({ caller: communityCaller(context), code })),

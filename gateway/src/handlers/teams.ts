@@ -1,7 +1,8 @@
 import { incorrectDataNotAcceptable, invalidRequestField, teamNotFound } from '@masthead/core/errors';
 import { parsePageRequest, toPageQuery } from '@masthead/core/pagination';
 import { z } from 'zod';
-import { idOrZero, jsonObjectBody, type pageRequest, parsedWith, pathId, raise, requiredJson, text } from '../http/request.js';
+import { idOrZero, type pageRequest, parsedWith, pathId, raise, requiredJsonFields, sentAsIs, text } from '../http/request.js';
+import { documentedAs } from '../openapi/hints.js';
 import type { Handler } from '../routes/define.js';
 import { serializePaginator } from '../serializers/catalog.js';
 import { serializeInvitation, serializeManagedTeam, serializeTeamMember, serializeTeamOverview } from '../serializers/community.js';
@@ -16,15 +17,23 @@ import { communityCaller, resourceFlag } from './invitations.js';
 type Page = z.output<typeof pageRequest>;
 
 /** Bodies of section C are JSON objects: 406 incorrect_data otherwise (document 2 C). */
-const jsonBody = jsonObjectBody(incorrectDataNotAcceptable);
-const requiredBody = requiredJson(incorrectDataNotAcceptable);
+const body = <T extends z.ZodRawShape>(shape: T) => requiredJsonFields(incorrectDataNotAcceptable, shape);
 
 /** A field that is sent, as text: '' when it is not text, which community refuses by name. */
-const presentText = (value: unknown): string | undefined => (value === undefined ? undefined : text.parse(value));
+const presentText = documentedAs(
+  z.unknown().transform((value): string | undefined => (value === undefined ? undefined : text.parse(value))),
+  z.string(),
+);
 /** The same for a field whose null means "not sent". */
-const sentText = (value: unknown): string | undefined => (value === undefined || value === null ? undefined : text.parse(value));
+const sentText = documentedAs(
+  z.unknown().transform((value): string | undefined => (value === undefined || value === null ? undefined : text.parse(value))),
+  z.string().nullable(),
+);
 /** A field that counts only as text (descriptions, names of invitees). */
-const textOnly = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const textOnly = documentedAs(
+  z.unknown().transform((value): string | undefined => (typeof value === 'string' ? value : undefined)),
+  z.string(),
+);
 
 /** An ID checked after the team's own checks (found, guard passed): malformed is its not-found. */
 const laterId = idOrZero;
@@ -53,10 +62,9 @@ export const listTeams: Handler<'member', Page> = async (context, query, { teams
 };
 
 /** POST /user/teams: `name` (required text), `description` (stored only when text). */
-export const createTeamRequest = jsonBody.transform((json) => ({
-  name: text.parse(json['name']),
-  description: textOnly(json['description']),
-}));
+export const createTeamRequest = z
+  .object({ json: body({ name: text, description: textOnly }) })
+  .transform(({ json }) => ({ name: json.name, description: json.description }));
 
 export const createTeam: Handler<'member', z.output<typeof createTeamRequest>> = async (context, fields, { teams }) => {
   const team = await teams.createTeam({
@@ -72,12 +80,14 @@ export const getTeam: Handler<'member', z.output<typeof teamRequest>> = async (c
 });
 
 /** PUT /user/teams/{team_id}: the display fields; a description sent as null clears it. */
-export const updateTeamRequest = z.object({ params: z.object({ team_id: teamId }), json: requiredBody }).transform(({ params, json }) => ({
-  teamId: params.team_id,
-  name: presentText(json['name']),
-  description: textOnly(json['description']),
-  clearDescription: json['description'] !== undefined && typeof json['description'] !== 'string',
-}));
+export const updateTeamRequest = z
+  .object({ params: z.object({ team_id: teamId }), json: body({ name: presentText, description: sentAsIs(z.string().nullable()) }) })
+  .transform(({ params, json }) => ({
+    teamId: params.team_id,
+    name: json.name,
+    description: typeof json.description === 'string' ? json.description : undefined,
+    clearDescription: json.description !== undefined && typeof json.description !== 'string',
+  }));
 
 export const updateTeam: Handler<'member', z.output<typeof updateTeamRequest>> = async (context, fields, { teams }) => ({
   body: serializeManagedTeam(await teams.updateTeam({ caller: communityCaller(context), ...fields })),
@@ -106,15 +116,18 @@ const notAPricingId = () => invalidRequestField('subscription_id', PRICING_ID_ME
 
 /** PUT /user/teams/{team_id}/users/{user_id}: role, status, or the requested Pricing (null clears it). */
 export const updateTeamMemberRequest = z
-  .object({ params: z.object({ team_id: teamId, user_id: laterId }), json: requiredBody })
+  .object({
+    params: z.object({ team_id: teamId, user_id: laterId }),
+    json: body({ role: presentText, status: presentText, subscription_id: sentAsIs(z.number().int().min(1).nullable()) }),
+  })
   .transform(({ params, json }, ctx) => {
-    const pricing = json['subscription_id'];
+    const pricing = json.subscription_id;
     if (pricing !== undefined && pricing !== null && !isPricingId(pricing)) return raise(ctx, notAPricingId);
     return {
       teamId: params.team_id,
       userId: params.user_id,
-      role: presentText(json['role']),
-      status: presentText(json['status']),
+      role: json.role,
+      status: json.status,
       pricingId: pricing === undefined ? undefined : (pricing ?? 0),
     };
   });
@@ -138,16 +151,27 @@ export const suspendTeamMember: Handler<'member', z.output<typeof teamMemberRequ
  * resource, `title` and `code` judged when sent and not null.
  */
 export const createTeamInviteRequest = z
-  .object({ params: z.object({ team_id: teamId }), json: requiredBody })
+  .object({
+    params: z.object({ team_id: teamId }),
+    json: body({
+      email: text,
+      subscription_id: sentAsIs(z.number().int().min(1)),
+      user_name: textOnly,
+      title: sentText,
+      description: textOnly,
+      resource_id: sentAsIs(z.union([z.string(), z.number()]).nullable()),
+      code: sentText,
+    }),
+  })
   .transform(({ params, json }) => ({
     teamId: params.team_id,
-    email: text.parse(json['email']),
-    pricingId: isPricingId(json['subscription_id']) ? json['subscription_id'] : 0,
-    userName: textOnly(json['user_name']),
-    title: sentText(json['title']),
-    description: textOnly(json['description']),
-    resourceId: json['resource_id'] === undefined || json['resource_id'] === null ? undefined : String(json['resource_id']),
-    code: sentText(json['code']),
+    email: json.email,
+    pricingId: isPricingId(json.subscription_id) ? json.subscription_id : 0,
+    userName: json.user_name,
+    title: json.title,
+    description: json.description,
+    resourceId: json.resource_id === undefined || json.resource_id === null ? undefined : String(json.resource_id),
+    code: json.code,
   }));
 
 export const createTeamInvite: Handler<'member', z.output<typeof createTeamInviteRequest>> = async (context, fields, { invitations }) => ({
@@ -170,13 +194,16 @@ export const getTeamInvite: Handler<'member', z.output<typeof teamInviteRequest>
 
 /** PUT /user/teams/{team_id}/invites/{invite_id}: the display fields; email, code and Pricing stay. */
 export const updateTeamInviteRequest = z
-  .object({ params: z.object({ team_id: teamId, invite_id: laterId }), json: requiredBody })
+  .object({
+    params: z.object({ team_id: teamId, invite_id: laterId }),
+    json: body({ title: sentText, description: textOnly, user_name: textOnly }),
+  })
   .transform(({ params, json }) => ({
     teamId: params.team_id,
     inviteId: params.invite_id,
-    title: sentText(json['title']),
-    description: textOnly(json['description']),
-    userName: textOnly(json['user_name']),
+    title: json.title,
+    description: json.description,
+    userName: json.user_name,
   }));
 
 export const updateTeamInvite: Handler<'member', z.output<typeof updateTeamInviteRequest>> = async (context, fields, { invitations }) => ({

@@ -2,6 +2,7 @@ import { isServiceError, zodError, type ServiceError } from '@masthead/core/erro
 import { parsePageRequest } from '@masthead/core/pagination';
 import type { Request } from 'express';
 import { z } from 'zod';
+import { documentedAs } from '../openapi/hints.js';
 import { bodyFields, jsonObject } from './body.js';
 
 /**
@@ -72,12 +73,13 @@ const fromSource =
   (source: 'params' | 'query' | 'fields') =>
   <T extends z.ZodRawShape>(shape: T): RequestSchema<z.output<z.ZodObject<T>>> => {
     const schema = z.object(shape);
-    return rawRequest.transform((raw, ctx) => {
+    const decoder = rawRequest.transform((raw, ctx) => {
       const result = schema.safeParse(raw[source]);
       if (result.success) return result.data;
       for (const issue of result.error.issues) ctx.addIssue(issue);
       return z.NEVER;
     });
+    return documentedAs(decoder, z.object({ [source]: schema }));
   };
 
 /** Body fields of an operation that takes JSON or form (form wins). */
@@ -92,7 +94,10 @@ export const fromParams = fromSource('params');
 /* ---- The spec's quirks, one decoder each ---- */
 
 /** A text field; another type counts as missing ('') and yields the operation's own 409. */
-export const text = z.unknown().transform((value) => (typeof value === 'string' ? value : ''));
+export const text = documentedAs(
+  z.unknown().transform((value) => (typeof value === 'string' ? value : '')),
+  z.string(),
+);
 
 /** A text field trimmed, or undefined when missing, blank or not text (optional names). */
 export const optionalText = text.transform((value) => value.trim() || undefined);
@@ -101,18 +106,30 @@ export const optionalText = text.transform((value) => value.trim() || undefined)
  * "Truthy" as the spec's flags use it (`with_*`): anything but absent, null, false, 0, '' and
  * '0', so that form fields (`1`, `true`) and JSON booleans both turn a flag on.
  */
-export const truthy = z
-  .unknown()
-  .transform((value) => value !== undefined && value !== null && value !== false && value !== 0 && value !== '' && value !== '0');
+export const truthy = documentedAs(
+  z
+    .unknown()
+    .transform((value) => value !== undefined && value !== null && value !== false && value !== 0 && value !== '' && value !== '0'),
+  z.union([z.boolean(), z.string(), z.number()]),
+);
 
 /** Only the JSON boolean true counts (`reusable_refresh`): a form string never does. */
-export const jsonTrue = z.unknown().transform((value) => value === true);
+export const jsonTrue = documentedAs(
+  z.unknown().transform((value) => value === true),
+  z.boolean(),
+);
 
 /** A JSON boolean, or undefined for anything else (the operation's default then applies). */
-export const jsonBoolean = z.unknown().transform((value) => (typeof value === 'boolean' ? value : undefined));
+export const jsonBoolean = documentedAs(
+  z.unknown().transform((value) => (typeof value === 'boolean' ? value : undefined)),
+  z.boolean(),
+);
 
 /** A query value that is a single string; absent, repeated or a bracket map is undefined. */
-export const queryText = z.unknown().transform((value) => (typeof value === 'string' ? value : undefined));
+export const queryText = documentedAs(
+  z.unknown().transform((value) => (typeof value === 'string' ? value : undefined)),
+  z.string(),
+);
 
 /** The last of repeated query values when it is text, else undefined. */
 export const lastQueryValue = (raw: RawRequest, name: string): string | undefined => {
@@ -139,6 +156,16 @@ export const requiredJson = (notJson: () => ServiceError) =>
     .optional()
     .transform((json, ctx) => json ?? raise(ctx, notJson));
 
+/**
+ * The fields `shape` decodes from a JSON object the operation requires (`notJson` otherwise);
+ * fields beyond the shape are ignored. The document lists the shape.
+ */
+export const requiredJsonFields = <T extends z.ZodRawShape>(notJson: () => ServiceError, shape: T) =>
+  documentedAs(requiredJson(notJson).pipe(z.object(shape)), z.object(shape));
+
+/** A field passed on as sent, for a decoder that judges it with others; documented as `standIn`. */
+export const sentAsIs = (standIn: z.ZodTypeAny) => documentedAs(z.unknown(), standIn);
+
 /** A body that is only a required JSON object. */
 export const jsonObjectBody = (notJson: () => ServiceError) => z.object({ json: requiredJson(notJson) }).transform(({ json }) => json);
 
@@ -154,7 +181,10 @@ export const pathId = (notFound: () => ServiceError, options: { zero?: boolean }
  * A path ID the service judges: at most nine digits, else 0, which the service answers with the
  * operation's not-found after its own earlier checks (document 2's order of checks).
  */
-export const idOrZero = z.unknown().transform((value) => (/^\d{1,9}$/.test(String(value ?? '')) ? Number(value) : 0));
+export const idOrZero = documentedAs(
+  z.unknown().transform((value) => (/^\d{1,9}$/.test(String(value ?? '')) ? Number(value) : 0)),
+  z.union([z.number().int(), z.string()]),
+);
 
 /**
  * Runs a parser that throws the operation's ServiceError (e.g. the shared page parser), as a

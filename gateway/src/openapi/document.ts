@@ -1,9 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { zodToJsonSchema } from 'zod-to-json-schema';
+import type { z } from 'zod';
+import { ignoreOverride, zodToJsonSchema, type OverrideCallback } from 'zod-to-json-schema';
 import type { RoutePolicy } from '../auth/shared-checks.js';
 import type { RequestSchema } from '../http/request.js';
 import { ACCESS_CLASSES, type AccessClass } from '../routes/access.js';
+import { standInOf } from './hints.js';
 import type { RouteDefinition } from '../routes/define.js';
 
 /**
@@ -51,15 +53,33 @@ function mayAnswer(route: RouteDefinition, entry: CatalogueEntry): boolean {
 /** `/plans/{id}` stays as written: OpenAPI and the spec share the template syntax. */
 const parametersOf = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
 
-/** What a request schema says about a source of the raw request (`params`, `query`, `json`, `fields`). */
-function sourcesOf(schema: RequestSchema<unknown> | undefined): Record<string, JsonSchema> {
-  if (!schema) return {};
+/**
+ * The JSON schema of a zod schema, through the stand-ins of what it cannot see into (hints.ts).
+ * OpenAPI 3.1's schemas are JSON Schema 2020-12: the 2019-09 target spells `null` as a type, as
+ * 3.1 does (3.0's `nullable` is gone); the dialect is the document's, not each schema's.
+ */
+const jsonSchemaOf = (schema: z.ZodTypeAny): JsonSchema => {
   const json = zodToJsonSchema(schema, {
-    target: 'openApi3',
+    target: 'jsonSchema2019-09',
     effectStrategy: 'input',
     pipeStrategy: 'input',
     $refStrategy: 'none',
+    // The decoders strip what they do not read: a field beyond those listed is allowed.
+    removeAdditionalStrategy: 'strict',
+    allowedAdditionalProperties: undefined,
+    override: (definition) => {
+      const standIn = standInOf(definition);
+      return standIn ? (jsonSchemaOf(standIn) as ReturnType<OverrideCallback>) : ignoreOverride;
+    },
   }) as JsonSchema;
+  delete json['$schema'];
+  return json;
+};
+
+/** What a request schema says about a source of the raw request (`params`, `query`, `json`, `fields`). */
+function sourcesOf(schema: RequestSchema<unknown> | undefined): Record<string, JsonSchema> {
+  if (!schema) return {};
+  const json = jsonSchemaOf(schema);
   const properties = json['properties'];
   return typeof properties === 'object' && properties !== null ? (properties as Record<string, JsonSchema>) : {};
 }
@@ -115,6 +135,8 @@ function operationOf(route: RouteDefinition, catalogue: readonly CatalogueEntry[
   const pathSchemas = propertiesOf(sources['params']);
   const querySchemas = propertiesOf(sources['query']);
   const body = sources['json'] ?? sources['fields'];
+  // A schema that names its sources and no body reads none; one the generator cannot see into may.
+  const opaque = Object.keys(sources).length === 0;
   const parameters = [
     ...parametersOf(route.path).map((name) => ({
       name,
@@ -151,7 +173,7 @@ function operationOf(route: RouteDefinition, catalogue: readonly CatalogueEntry[
     operation['requestBody'] = {
       content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } } },
     };
-  } else if (body || (route.method !== 'GET' && route.method !== 'DELETE')) {
+  } else if (body || (opaque && route.method !== 'GET' && route.method !== 'DELETE')) {
     const schema = loose(body);
     operation['requestBody'] = {
       required: false,

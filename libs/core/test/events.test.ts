@@ -7,6 +7,8 @@ import { AckPolicy, connect, StringCodec, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   createEventPublisher,
+  ensureEventStream,
+  EVENT_RETENTION_MS,
   EVENT_STREAM,
   MARK_RETENTION_MS,
   markedBy,
@@ -263,6 +265,19 @@ describe('event publisher with an outbox', () => {
       'masthead.events.user_password_changed:51',
     ]);
     await publisher.stop();
+    await nats.close();
+  });
+
+  it('keeps events for two weeks, also in a stream an older version created without an age limit', async () => {
+    const nats = await connect({ servers: server.url });
+    const manager = await nats.jetstreamManager();
+    await ensureEventStream(nats);
+    const maxAge = async () => (await manager.streams.info(EVENT_STREAM)).config.max_age;
+    expect(await maxAge()).toBe(EVENT_RETENTION_MS * 1_000_000);
+    await manager.streams.update(EVENT_STREAM, { ...(await manager.streams.info(EVENT_STREAM)).config, max_age: 0 });
+    expect(await maxAge()).toBe(0);
+    await ensureEventStream(nats);
+    expect(await maxAge()).toBe(EVENT_RETENTION_MS * 1_000_000);
     await nats.close();
   });
 });

@@ -34,7 +34,23 @@ const TEXT_FILTERS = [
 ];
 
 type Parameter = { name: string; in: string; style?: string };
-type Operation = { parameters: Parameter[]; requestBody?: { content: Record<string, { schema?: { properties?: object } }> } };
+type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema };
+type Operation = { parameters: Parameter[]; requestBody?: { content: Record<string, { schema?: Schema }> } };
+
+/**
+ * A NUL in each field the document names inside a body field (an object's, or an array's items'),
+ * one at a time: `{items: [{promo: NUL}]}`, `{customer: {customer_id: NUL}}`.
+ */
+function nestedBodies(properties: Record<string, Schema>): Array<{ where: string; body: Record<string, unknown> }> {
+  return Object.entries(properties).flatMap(([name, schema]) => {
+    const list = schema.items?.properties;
+    const inner = list ?? schema.properties ?? {};
+    return Object.keys(inner).map((field) => ({
+      where: `body ${name}${list ? '[]' : ''}.${field}`,
+      body: { [name]: list ? [{ [field]: NUL_TEXT }] : { [field]: NUL_TEXT } },
+    }));
+  });
+}
 
 /** One request carrying a NUL, and where it carries it (for the failure report). */
 interface Probe {
@@ -47,7 +63,8 @@ interface Probe {
 /**
  * Every input of `route` with a NUL, one at a time: each path parameter, each query parameter the
  * OpenAPI document names or the fuzzer sends (a list's text filters too), each body field the
- * document names or the fuzzer sends, and every body field at once.
+ * document names or the fuzzer sends, each field the document names one level inside one, and
+ * every body field at once.
  */
 function probesOf(route: RouteDefinition, operation: Operation): Probe[] {
   const parameters = (kind: string) => operation.parameters.filter((parameter) => parameter.in === kind);
@@ -67,7 +84,9 @@ function probesOf(route: RouteDefinition, operation: Operation): Probe[] {
   ];
   const json = operation.requestBody?.content['application/json'];
   if (json) {
-    const bodyNames = [...new Set([...Object.keys(json.schema?.properties ?? {}), ...FIELDS])];
+    const documented = json.schema?.properties ?? {};
+    const bodyNames = [...new Set([...Object.keys(documented), ...FIELDS])];
+    probes.push(...nestedBodies(documented).map(({ where, body }) => ({ route, where, path: pathWith(), body })));
     probes.push(...bodyNames.map((name) => ({ route, where: `body ${name}`, path: pathWith(), body: { [name]: NUL_TEXT } })), {
       route,
       where: 'every body field',
