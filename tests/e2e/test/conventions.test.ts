@@ -1,6 +1,6 @@
 import { createMember, createTenant } from '@masthead/testkit';
 import { describe, expect, it } from 'vitest';
-import { anyRequestId, useStack } from './support.js';
+import { anyRequestId, expireSessionsOf, useStack } from './support.js';
 
 /** Document 1: Conventions, Authentication and Errors, through the real gateway. */
 describe('shared conventions', () => {
@@ -18,6 +18,7 @@ describe('shared conventions', () => {
     const member = await createMember(s.stack, tenant);
     const token = await signIn(tenant.publicKey, member.email, member.password);
     await s.db('identity').collection('sessions').updateMany({ user_id: member.id }, { $set: change });
+    if (change['expires_at']) await expireSessionsOf(s, member.id);
     return { tenant, token };
   };
 

@@ -151,7 +151,11 @@ describe('lookup plans of the hot paths', () => {
       const token = await db.collection('session_tokens').findOne({ session_id: { $lt: 1_000_000 } });
       expect(token).not.toBeNull();
       await expectIndexed('session token by hash (findByTokenHash)', db.collection('session_tokens'), { _id: token!._id });
-      await expectIndexed('session by id (findSession, storeRotation)', db.collection('sessions'), { _id: token!['session_id'] });
+      await expectIndexed('session by id (findSession)', db.collection('sessions'), { _id: token!['session_id'] });
+      // A session past its sign-in expiry lives while its newest token does (device limits, docs/adr/0204).
+      await expectIndexed('session tokens by session (sessionExpiry)', db.collection('session_tokens'), {
+        session_id: token!['session_id'],
+      });
     });
   });
 

@@ -7,7 +7,7 @@ import { ROUTES } from '@masthead/gateway';
 import { ServiceAccountStatus } from '@masthead/proto/accounts/service_accounts';
 import { createMember, createTenant, type Tenant } from '@masthead/testkit';
 import { describe, expect, it } from 'vitest';
-import { anyIsoDate, anyRequestId, eventually, useStack } from './support.js';
+import { anyIsoDate, anyRequestId, eventually, expireSessionsOf, useStack } from './support.js';
 
 const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -299,10 +299,7 @@ describe('service accounts and the external subscription lookup', () => {
         expect(withToken.status, key).toBe(403);
         expect(withToken.body).toEqual(ACCESS);
       }
-      await s
-        .db('identity')
-        .collection('sessions')
-        .updateMany({ user_id: member.id }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+      await expireSessionsOf(s, member.id);
       const expired = await lookup(tenant, { 'service-api-key': 'not-a-key', token });
       expect(expired.status).toBe(401);
       expect(expired.body).toEqual(error('token_expired', 'Session token has expired'));

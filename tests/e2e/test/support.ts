@@ -39,6 +39,23 @@ export function useStack(options: Partial<StackOptions> = {}): StackHandle {
   return handle;
 }
 
+/**
+ * Expires every session of a user in the database. A token's own expiry decides whether it
+ * expired (docs/adr/0204), so its tokens expire with the sessions.
+ */
+export async function expireSessionsOf(s: StackHandle, userId: number): Promise<void> {
+  const db = s.db('identity');
+  const past = new Date(Date.now() - 1000);
+  const sessions = await db
+    .collection('sessions')
+    .find({ user_id: userId }, { projection: { _id: 1 } })
+    .toArray();
+  await db.collection('sessions').updateMany({ user_id: userId }, { $set: { expires_at: past } });
+  await db
+    .collection('session_tokens')
+    .updateMany({ session_id: { $in: sessions.map((session) => session._id) } }, { $set: { expires_at: past } });
+}
+
 /** Polls until the probe returns a value or the deadline passes (never a fixed sleep). */
 export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -1,4 +1,5 @@
 import type { Connection } from 'mongoose';
+import { sessionExpiry } from '../sessions/session.repository.js';
 import { sessionModels, type SessionModels, type SessionRecord } from '../sessions/session.schema.js';
 
 /**
@@ -14,13 +15,19 @@ export class MemberSessions {
 
   /**
    * Sessions still usable (not revoked, not compromised, not expired), oldest first. By creation
-   * time, not ID: replicas hand out session IDs from blocks (ADR 0191), so IDs interleave.
+   * time, not ID: replicas hand out session IDs from blocks (ADR 0191), so IDs interleave. A
+   * session past its sign-in expiry lives on while a token from a refresh does (ADR 0204).
    */
   async live(userId: number, resourceId: number): Promise<SessionRecord[]> {
-    const sessions = await this.models.sessions
-      .find({ user_id: userId, resource_id: resourceId, revoked_at: null, compromised_at: null, expires_at: { $gt: new Date() } })
+    const open = await this.models.sessions
+      .find({ user_id: userId, resource_id: resourceId, revoked_at: null, compromised_at: null })
       .lean<SessionRecord[]>()
       .exec();
+    const now = Date.now();
+    const expiries = await Promise.all(
+      open.map((session) => (session.expires_at.getTime() > now ? session.expires_at : sessionExpiry(this.models, session))),
+    );
+    const sessions = open.filter((_, index) => expiries[index]!.getTime() > now);
     return sessions.sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a._id - b._id);
   }
 

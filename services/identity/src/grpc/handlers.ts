@@ -87,7 +87,7 @@ export function identityHandlers({
         token: issued.token,
         refreshToken: issued.refreshToken,
         sessionId: issued.session._id,
-        expires: Math.floor(issued.session.expires_at.getTime() / 1000),
+        expires: Math.floor(issued.expiresAt.getTime() / 1000),
       };
     },
 

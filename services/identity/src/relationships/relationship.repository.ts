@@ -101,11 +101,19 @@ export class RelationshipRepository {
    * Sets the resource password only while none is set; false when one already was. The guard
    * is one conditional update (on FerretDB read-then-write: two parallel first sets can both pass).
    */
-  async setInitialPasswordHash(resourceId: number, userId: number, passwordHash: string): Promise<boolean> {
+  setInitialPasswordHash(resourceId: number, userId: number, passwordHash: string): Promise<boolean> {
+    return this.replacePasswordHash(resourceId, userId, null, passwordHash);
+  }
+
+  /**
+   * Replaces the resource password's hash only while it is still `current` (null: while none is
+   * set); false when it was not. A rehash at sign-in passes the hash it verified.
+   */
+  async replacePasswordHash(resourceId: number, userId: number, current: string | null, fresh: string): Promise<boolean> {
     const result = await this.model
       .updateOne(
-        { _id: relationshipKey(resourceId, userId), password_hash: null },
-        { $set: { password_hash: passwordHash, updated_at: new Date() } },
+        { _id: relationshipKey(resourceId, userId), password_hash: current },
+        { $set: { password_hash: fresh, updated_at: new Date() } },
       )
       .exec();
     this.deps.changes.changed(userId);

@@ -24,22 +24,22 @@ const SESSION_ID_BLOCK = 64;
 /**
  * Sessions, their tokens, refresh records, authorization codes and the claims of one-time
  * secrets. The reads and writes of sign-in, the session check and refresh go through the driver
- * (`rowsOf`), every field written here (ADR 0191), their inserts and the expiry update sent
- * together under concurrency (ADR 0193); the rest through mongoose.
+ * (`rowsOf`), every field written here (ADR 0191), their inserts sent together under concurrency
+ * (ADR 0193); the rest through mongoose. After its insert a session is updated only by ending
+ * writes (revocation, compromise): FerretDB rewrites a whole document per update, so any other
+ * update could write an ending back out (ADR 0204).
  */
 export class SessionRepository {
   private readonly models: SessionModels;
   // The writes of every sign-in and refresh, sent together under concurrency (ADR 0193).
   private readonly tokenInserts: CoalescedWrites<SessionTokenRecord>;
   private readonly refreshInserts: CoalescedWrites<RefreshTokenRecord>;
-  private readonly expiryUpdates: CoalescedWrites<SessionRecord>;
   private readonly authCodeInserts: CoalescedWrites<AuthCodeRecord>;
 
   constructor(private readonly db: Connection) {
     this.models = sessionModels(db);
     this.tokenInserts = new CoalescedWrites(rowsOf(this.models.tokens));
     this.refreshInserts = new CoalescedWrites(rowsOf(this.models.refreshTokens));
-    this.expiryUpdates = new CoalescedWrites(rowsOf(this.models.sessions));
     this.authCodeInserts = new CoalescedWrites(rowsOf(this.models.authCodes));
   }
 
@@ -74,16 +74,14 @@ export class SessionRepository {
   }
 
   /**
-   * Stores a rotation's token and refresh record, and moves the session's expiry forward to the
-   * token's. Idempotent: storing the same rotation again (a second use within the reuse window,
-   * ADR 0086) finds the records there and never moves the expiry back.
+   * Stores a rotation's token and refresh record: inserts only, the session is not written (its
+   * later expiry is the token's, ADR 0204). Idempotent: storing the same rotation again (a second
+   * use within the reuse window, ADR 0086) finds the records there.
    */
   async storeRotation(session: SessionRecord, rotation: Rotation, withRefreshRecord: boolean): Promise<void> {
-    // Side by side: an expiry moved forward without its token (a failed insert) ends nothing early.
     await Promise.all([
       insertIfAbsent(this.addToken(hashToken(rotation.token), session._id, rotation.expiresAt)),
       withRefreshRecord ? insertIfAbsent(this.addRefreshToken(hashToken(rotation.refreshToken), session, rotation.refreshExpiresAt)) : null,
-      this.expiryUpdates.updateOne({ _id: session._id }, { $max: { expires_at: rotation.expiresAt } }),
     ]);
   }
 
@@ -92,12 +90,16 @@ export class SessionRepository {
     await this.authCodeInserts.insertOne({ ...record, used_at: null });
   }
 
-  /** Token hash → the token's own expiry and its session, two `_id` reads. */
+  /**
+   * Token hash → the token's own expiry and its session, two `_id` reads. A token of an earlier
+   * version has no expiry of its own and lives as long as its session.
+   */
   async findByTokenHash(tokenHash: string): Promise<{ session: SessionRecord; tokenExpiresAt: Date } | null> {
     const token: SessionTokenRecord | null = await rowsOf(this.models.tokens).findOne({ _id: tokenHash });
     if (!token) return null;
     const session = await this.findSession(token.session_id);
-    return session ? { session, tokenExpiresAt: token.expires_at ?? session.expires_at } : null;
+    if (!session) return null;
+    return { session, tokenExpiresAt: token.expires_at ?? (await sessionExpiry(this.models, session)) };
   }
 
   findSession(sessionId: number): Promise<SessionRecord | null> {
@@ -165,4 +167,18 @@ export class SessionRepository {
     await this.models.sessions.updateMany({ user_id: userId, revoked_at: null }, { $set: { revoked_at: new Date() } }).exec();
     await this.deleteRefreshTokensOfUser(userId);
   }
+}
+
+/**
+ * When a session stops being usable unless refreshed again: the expiry of its newest token, or
+ * the session's own (set at sign-in; moved by refreshes of earlier versions), whichever is later.
+ */
+export async function sessionExpiry(models: Pick<SessionModels, 'tokens'>, session: SessionRecord): Promise<Date> {
+  const newest = await rowsOf(models.tokens)
+    .find({ session_id: session._id }, { projection: { expires_at: 1 } })
+    .sort({ expires_at: -1 })
+    .limit(1)
+    .next();
+  const tokenExpiry = newest?.expires_at?.getTime() ?? 0;
+  return tokenExpiry > session.expires_at.getTime() ? new Date(tokenExpiry) : session.expires_at;
 }

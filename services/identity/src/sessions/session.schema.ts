@@ -7,6 +7,12 @@ export interface SessionRecord {
   user_id: number;
   /** 0 when signed in without a resource. */
   resource_id: number;
+  /**
+   * The expiry given at sign-in, never moved after the insert: only ending writes (`revoked_at`,
+   * `compromised_at`) update a session, so a refresh cannot undo them on FerretDB (ADR 0204). A
+   * refresh's later expiry lives in its own token record. Rows of earlier versions may hold a
+   * later expiry, moved by their refreshes.
+   */
   expires_at: Date;
   /** Set by logout; a revoked session fails the shared checks like an expired one. */
   revoked_at: Date | null;
@@ -27,7 +33,8 @@ export interface SessionRecord {
 export interface SessionTokenRecord {
   _id: string;
   session_id: number;
-  expires_at: Date;
+  /** Absent on tokens of earlier versions: they follow their session's expiry (ADR 0204). */
+  expires_at?: Date;
 }
 
 export interface RefreshTokenRecord {
@@ -75,6 +82,8 @@ const sessionTokenSchema = new Schema<SessionTokenRecord>(
   { _id: { type: String, required: true }, session_id: { type: Number, required: true }, expires_at: { type: Date, required: true } },
   { collection: 'session_tokens', versionKey: false },
 );
+// Serves a session's newest token: how long the session lives (device limits, ADR 0204).
+sessionTokenSchema.index({ session_id: 1 });
 
 /**
  * A use of a one-time secret (refresh record or authorization code), keyed by its hash. The

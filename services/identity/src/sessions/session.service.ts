@@ -22,9 +22,12 @@ export interface IssueSessionInput {
 
 /** The credentials handed to the client once; only their hashes are stored. */
 export interface IssuedSession {
+  /** The session as stored. */
   session: SessionRecord;
   token: string;
   refreshToken: string;
+  /** The issued token's expiry: the session's at sign-in, a later one at a refresh (ADR 0204). */
+  expiresAt: Date;
 }
 
 export type SessionState = 'active' | 'expired' | 'compromised' | 'unknown';
@@ -59,7 +62,7 @@ export class SessionService {
       this.deps.repository.addToken(hashToken(token), session._id, session.expires_at),
       this.deps.repository.addRefreshToken(hashToken(refreshToken), session, new Date(now + this.deps.policy.refreshTtlSeconds * 1000)),
     ]);
-    return { session, token, refreshToken };
+    return { session, token, refreshToken, expiresAt: session.expires_at };
   }
 
   /** Issues a one-time authorization code bound to the session and its destination ('' = none). */
@@ -77,7 +80,7 @@ export class SessionService {
   }
 
   /**
-   * Gives a live session a new token and a later expiry, and — unless the caller keeps its
+   * Gives a live session a new token with a later expiry, and — unless the caller keeps its
    * refresh record — a new refresh record. Earlier tokens keep their own expiry.
    */
   rotate(session: SessionRecord, keepRefreshToken: string | null): Promise<IssuedSession> {
@@ -102,7 +105,7 @@ export class SessionService {
    */
   async applyRotation(session: SessionRecord, rotation: Rotation, keepsRefreshRecord = false): Promise<IssuedSession> {
     await this.deps.repository.storeRotation(session, rotation, !keepsRefreshRecord);
-    return { session: { ...session, expires_at: rotation.expiresAt }, token: rotation.token, refreshToken: rotation.refreshToken };
+    return { session, token: rotation.token, refreshToken: rotation.refreshToken, expiresAt: rotation.expiresAt };
   }
 
   async logout(sessionId: number): Promise<void> {
@@ -135,8 +138,8 @@ export class SessionService {
     if (!found) return { state: 'unknown', session: null };
     const { session, tokenExpiresAt } = found;
     if (session.compromised_at) return { state: 'compromised', session };
-    const now = Date.now();
-    if (session.revoked_at || tokenExpiresAt.getTime() <= now || session.expires_at.getTime() <= now) return { state: 'expired', session };
+    // The token's own expiry decides: a refreshed session outlives its sign-in expiry (ADR 0204).
+    if (session.revoked_at || tokenExpiresAt.getTime() <= Date.now()) return { state: 'expired', session };
     return { state: 'active', session };
   }
 }

@@ -43,7 +43,7 @@ export class RefreshService {
       token: includeToken ? issued.token : '',
       refreshToken: includeToken ? issued.refreshToken : '',
       sessionId: issued.session._id,
-      expires: Math.floor(issued.session.expires_at.getTime() / 1000),
+      expires: Math.floor(issued.expiresAt.getTime() / 1000),
     };
     if (responseType !== 'token') {
       credentials.code = await this.deps.sessions.issueAuthCode(issued.session, redirectUri);

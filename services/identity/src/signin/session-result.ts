@@ -12,7 +12,7 @@ export async function toSessionResult(outcome: SignInOutcome, profiles: ProfileS
     token: outcome.includeToken ? outcome.issued.token : '',
     refreshToken: outcome.includeToken ? outcome.issued.refreshToken : '',
     sessionId: outcome.issued.session._id,
-    expires: Math.floor(outcome.issued.session.expires_at.getTime() / 1000),
+    expires: Math.floor(outcome.issued.expiresAt.getTime() / 1000),
     subscriptions: view?.memberships.items ?? [],
     teams: view?.summary.teams ?? [],
     code: outcome.code ?? undefined,

@@ -81,12 +81,19 @@ export class SignInService {
     return { user, ...started };
   }
 
-  /** Stores a hash with the current parameters; a failure here must not fail the sign-in. */
+  /**
+   * Stores a hash with the current parameters; a failure here must not fail the sign-in. Only
+   * over the hash just verified: a password changed meanwhile (a reset) is never replaced by a
+   * hash of the old one (ADR 0204).
+   */
   private async rehash(user: UserRecord, relationship: RelationshipRecord | null, password: string): Promise<void> {
     try {
       const fresh = await this.deps.hasher.hash(password);
-      if (relationship?.password_hash) await this.deps.relationships.setPasswordHash(relationship.resource_id, user._id, fresh);
-      else await this.deps.users.update(user._id, { password_hash: fresh });
+      if (relationship?.password_hash) {
+        await this.deps.relationships.replacePasswordHash(relationship.resource_id, user._id, relationship.password_hash, fresh);
+      } else if (user.password_hash) {
+        await this.deps.users.replacePasswordHash(user._id, user.password_hash, fresh);
+      }
     } catch (error) {
       this.deps.logger.warn({ err: error, user_id: user._id }, 'password rehash skipped');
     }

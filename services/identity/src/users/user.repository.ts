@@ -107,6 +107,12 @@ export class UserRepository {
     return updated;
   }
 
+  /** Replaces the password hash only while it is still `current` (a rehash at sign-in). */
+  async replacePasswordHash(id: number, current: string, fresh: string): Promise<void> {
+    await this.model.updateOne({ _id: id, password_hash: current }, { $set: { password_hash: fresh, updated_at: new Date() } }).exec();
+    this.deps.changes.changed(id);
+  }
+
   /** The witness of events about user `id` (docs/adr/0180). */
   witness(id: number): EventWitness {
     return witnessOf(this.model, id);
