@@ -2,7 +2,7 @@ import type { Interceptor } from '@grpc/grpc-js';
 import { InterceptingCall } from '@grpc/grpc-js';
 import { createMember, createTenant } from '@masthead/testkit';
 import { describe, expect, it } from 'vitest';
-import { collectEvents, eventually, eventWhere, useStack } from './support.js';
+import { collectEvents, eventWhere, useStack } from './support.js';
 
 /** Counts the gateway's outgoing gRPC calls (DESIGN.md "Hot paths"). */
 const calls: string[] = [];
@@ -16,25 +16,31 @@ describe('blocking gRPC calls per request, after warm-up', () => {
 
   /**
    * A new tenant whose creation the gateway has heard of: its `resource_updated` (sent through the
-   * outbox, later under load) would otherwise drop the cached resource after the warm-up. Under
-   * load a publish whose acknowledgement came late goes out again from the outbox, and plain
-   * subscribers (the gateway's cache) get that copy too (JetStream de-duplicates only its
-   * stream): accounts' outbox is empty before the tenant is used.
+   * outbox, later under load) would otherwise drop the cached resource after the warm-up.
    */
   const settledTenant = async () => {
     const events = collectEvents(s.nats, 'resource_updated');
     await s.nats.flush(); // the subscription is on the server before the event can be
     const tenant = await createTenant(s.stack);
     await eventWhere(events, 'public_key', tenant.publicKey);
-    await eventually(async () => ((await s.db('accounts').collection('outbox').countDocuments()) === 0 ? true : undefined));
     return tenant;
   };
 
+  /**
+   * The calls of one request after a warm-up that fills the resource cache. Every test file's
+   * stack shares the run's NATS, and resource IDs start from the same number in each stack's
+   * database: another file's `resource_updated` can drop this gateway's cached resource of the
+   * same ID between the warm-up and the count. Such a count is taken again (a cache that never
+   * holds fails every time).
+   */
   const count = async (request: () => Promise<unknown>) => {
-    await request(); // warm-up: fills the resource cache
-    calls.length = 0;
-    await request();
-    return [...calls];
+    for (let attempt = 1; ; attempt++) {
+      await request(); // warm-up
+      calls.length = 0;
+      await request();
+      const made = [...calls];
+      if (attempt >= 3 || !made.some((call) => call.endsWith('/ResolveResource'))) return made;
+    }
   };
 
   it('a guest read makes one call', async () => {

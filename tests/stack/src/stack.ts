@@ -74,7 +74,20 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 }
 
 const isBindFailure = (error: unknown): boolean =>
-  /EADDRINUSE|No address added out of total/.test(error instanceof Error ? error.message : String(error));
+  /EADDRINUSE|No address added out of total|not the stack's gateway/.test(error instanceof Error ? error.message : String(error));
+
+/**
+ * The gateway's port answers as the gateway. Once in CI another server answered every request of
+ * a file there (HTTP/2 frames to an HTTP/1.1 request) although the gateway's bind had succeeded;
+ * caught here, the stack is started again on new ports rather than failing the file.
+ */
+async function expectGatewayAt(gatewayUrl: string): Promise<void> {
+  const answer = await fetch(`${gatewayUrl}/healthz`).then(
+    async (response) => (response.ok ? ((await response.json()) as unknown) : null),
+    () => null,
+  );
+  if ((answer as { status?: unknown } | null)?.status !== 'ok') throw new Error(`${gatewayUrl} is not the stack's gateway`);
+}
 
 async function startStackOnce(options: StackOptions): Promise<Stack> {
   const ports = await Promise.all([...SERVICES, 'gateway'].map(() => freePort()));
@@ -115,6 +128,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
       { interceptors: options.gatewayInterceptors ?? [] },
     );
     running.push(gateway);
+    await expectGatewayAt(`http://127.0.0.1:${ports[SERVICES.length]}`);
   } catch (error) {
     await stopAll();
     throw error;
