@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { ResourceContext } from '../auth/context.js';
 import { idpBodyNotJson } from '../errors/request.js';
-import { fromFields, fromQuery, jsonBoolean, optionalText, queryText, raise, text } from '../http/request.js';
-import { documentedAs } from '../openapi/hints.js';
+import { fromFields, fromQuery, jsonBoolean, optionalText, queryText, raise, requiredJsonFields, text } from '../http/request.js';
 import type { Handler } from '../routes/define.js';
 
 /**
@@ -15,16 +14,6 @@ const resourceIdOf = (context: ResourceContext) => context.resource.id;
 
 /** Y-m-d H:i:s in UTC, the spec's `expired_at` format (no timezone). */
 const toSpecDateTime = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
-
-/** The JSON body of an operation that requires one: 400 incorrect_data otherwise (document 1, A). */
-const requiredJson = <T extends z.ZodRawShape>(shape: T) =>
-  documentedAs(
-    z
-      .object({ json: z.record(z.unknown()).optional() })
-      .transform(({ json }, ctx) => json ?? raise(ctx, idpBodyNotJson))
-      .pipe(z.object(shape)),
-    z.object({ json: z.object(shape) }),
-  );
 
 /**
  * POST /idp/oauth/token: `invite` (JSON or form); the create-member flag counts only as a JSON
@@ -53,8 +42,10 @@ export const exchangeToken: Handler<'guestWithResource', z.output<typeof exchang
   return { status: result.registered ? 201 : 200, body: { token: result.token, existed: result.existed } };
 };
 
-/** POST /idp/sign-in: JSON only. */
-export const providerSignInRequest = requiredJson({ email: text, password: text });
+/** POST /idp/sign-in: JSON only; 400 incorrect_data otherwise (document 1, A). */
+export const providerSignInRequest = z
+  .object({ json: requiredJsonFields(idpBodyNotJson, { email: text, password: text }) })
+  .transform(({ json }) => json);
 
 /** POST /idp/sign-in: a provider ID token for email and password; no session. */
 export const providerSignIn: Handler<'guestWithResource', z.output<typeof providerSignInRequest>> = async (
