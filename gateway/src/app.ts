@@ -2,13 +2,12 @@ import type { Server } from 'node:http';
 import type { Interceptor } from '@grpc/grpc-js';
 import type { Logger } from '@masthead/core/logging';
 import express from 'express';
-import { connect } from 'nats';
 import { AuthenticationCache, withAuthenticationCache } from './auth/authentication-cache.js';
 import { ResourceDirectory } from '@masthead/core/resources';
 import { ServiceAccountUsage } from './auth/service-account-usage.js';
 import { ServiceKeyResolver } from './auth/service-key-resolver.js';
 import { SharedChecks } from './auth/shared-checks.js';
-import { StreamSender } from '@masthead/core/events';
+import { connectNats, StreamSender } from '@masthead/core/events';
 import { PlanReadCache, withPlanReadCache } from './catalog/plan-read-cache.js';
 import { createServiceClients, serviceAddressesOf } from './clients.js';
 import type { GatewayConfig } from './config.js';
@@ -48,12 +47,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   const resources = new ResourceDirectory({ accounts: clients.accounts, ttlMs: config.RESOURCE_CACHE_TTL_MS });
   // NATS only invalidates caches: the gateway starts and serves without it (its subscriptions
   // start once it connects; until then cached entries expire by their TTL).
-  const nats = connect({
-    servers: config.NATS_URL,
-    waitOnFirstConnect: true,
-    maxReconnectAttempts: -1,
-    name: 'masthead-gateway',
-  });
+  const nats = connectNats(config.NATS_URL, 'masthead-gateway');
   resources.listen(nats, logger);
   const authentication = config.AUTH_CACHE_TTL_MS > 0 ? new AuthenticationCache(config.AUTH_CACHE_TTL_MS) : null;
   if (authentication) {

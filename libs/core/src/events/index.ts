@@ -5,3 +5,4 @@ export * from './outbox.js';
 export * from './subscribe.js';
 export * from './durable-consumer.js';
 export * from './stream-sender.js';
+export * from './connection.js';

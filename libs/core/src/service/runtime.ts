@@ -1,7 +1,6 @@
 import type { Connection } from 'mongoose';
-import { connect } from 'nats';
 import type { Logger } from 'pino';
-import { createEventPublisher, settledNow, type EventPublisher, type NatsLink } from '../events/index.js';
+import { connectNats, createEventPublisher, settledNow, type EventPublisher, type NatsLink } from '../events/index.js';
 import { startGrpcServer, type ServiceRegistration } from '../grpc/index.js';
 import { createLogger } from '../logging/index.js';
 import { startMetricsServer } from '../metrics/index.js';
@@ -45,7 +44,7 @@ export async function openServiceRuntime(name: string, config: ServiceRuntimeCon
   const countsDir = config.DB_COMMAND_COUNTS_DIR;
   const db = await connectMongo({ url: config.MONGO_URL, dbName: `${config.MONGO_DB_PREFIX}${name}`, monitorCommands: !!countsDir });
   if (countsDir) countCommands(db, name, countsDir);
-  const { link: nats } = await connectNats(config.NATS_URL, `masthead-${name}`, log);
+  const { link: nats } = await openNatsLink(config.NATS_URL, `masthead-${name}`, log);
   const events = await createEventPublisher({
     source: name,
     connection: db,
@@ -60,30 +59,14 @@ export async function openServiceRuntime(name: string, config: ServiceRuntimeCon
 
 // A reachable NATS answers within this; an unreachable one does not hold the service back.
 const NATS_BOOT_WAIT_MS = 3_000;
-// Between attempts to reach a NATS that went away, plus up to the jitter: nats.js waits 2 s by
-// default, a fifth of the time in which an outbox must drain once NATS is back (issue 15). An
-// attempt on a server that is down is a refused loopback or cluster connection: cheap.
-const NATS_RECONNECT_WAIT_MS = 250;
-const NATS_RECONNECT_JITTER_MS = 250;
 
 /**
  * Connects to NATS and keeps reconnecting for ever. A NATS that is down at start does not keep
  * the service from starting: it gets the connection still being made, its events wait in the
  * outbox until NATS comes, and its cache subscriptions start then.
  */
-async function connectNats(servers: string, name: string, logger: Logger): Promise<{ link: NatsLink }> {
-  // No async traces: nats.js would otherwise capture two stack traces (Error objects) per request
-  // and JetStream publish, a sixth of a POST /user/event's CPU in integrations, only to decorate a
-  // timeout's stack (ADR 0196).
-  const connecting = connect({
-    servers,
-    name,
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: NATS_RECONNECT_WAIT_MS,
-    reconnectJitter: NATS_RECONNECT_JITTER_MS,
-    waitOnFirstConnect: true,
-    noAsyncTraces: true,
-  });
+async function openNatsLink(servers: string, name: string, logger: Logger): Promise<{ link: NatsLink }> {
+  const connecting = connectNats(servers, name);
   const timer = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), NATS_BOOT_WAIT_MS).unref());
   const connection = await Promise.race([connecting, timer]);
   if (connection) return { link: connection };
