@@ -17,6 +17,7 @@ const codec = StringCodec();
 export class StreamSender {
   private jetstream: JetStreamClient | undefined;
   private connected = false;
+  private turn: Promise<void> | undefined;
 
   constructor(
     nats: NatsLink,
@@ -39,6 +40,7 @@ export class StreamSender {
 
   async send(event: DomainEvent): Promise<boolean> {
     if (!this.jetstream || !this.connected) return false;
+    await this.nextTurn();
     try {
       await this.jetstream.publish(subjectOf(event.name), codec.encode(JSON.stringify(event)), {
         msgID: event.id,
@@ -49,5 +51,19 @@ export class StreamSender {
     }
     countEvent(this.source, 'direct');
     return true;
+  }
+
+  /**
+   * The publishes of one turn of the event loop go out together: nats.js writes what was queued
+   * within one microtask run in one socket write, and requests arriving in the same turn would
+   * otherwise each make their own (a write system call per event).
+   */
+  private nextTurn(): Promise<void> {
+    return (this.turn ??= new Promise((resolve) =>
+      setImmediate(() => {
+        this.turn = undefined;
+        resolve();
+      }),
+    ));
   }
 }
