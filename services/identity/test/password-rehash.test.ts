@@ -2,6 +2,7 @@ import { connectMongo } from '@masthead/core/mongo';
 import type { Connection } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MemberSessions } from '../src/access/member-sessions.js';
+import { CredentialRepository } from '../src/credentials/credential.repository.js';
 import { RelationshipRepository } from '../src/relationships/relationship.repository.js';
 import { ProfileCache } from '../src/users/profile-cache.js';
 import { EMPTY_PROFILE, UserRepository } from '../src/users/user.repository.js';
@@ -18,9 +19,10 @@ describe('password rehash', () => {
   beforeAll(async () => {
     db = await connectMongo({ url: inject('mongoUrl'), dbName: `password_rehash_${Date.now()}` });
     const changes = new ProfileCache(60_000);
-    users = new UserRepository({ db, changes });
-    relationships = new RelationshipRepository({ db, memberSessions: new MemberSessions(db), changes });
-    await Promise.all([users.ready(), relationships.ready()]);
+    const credentials = new CredentialRepository({ db, changes });
+    users = new UserRepository({ db, changes, credentials });
+    relationships = new RelationshipRepository({ db, memberSessions: new MemberSessions(db), changes, credentials });
+    await Promise.all([users.ready(), relationships.ready(), credentials.ready()]);
   });
   afterAll(async () => {
     await db?.dropDatabase();
@@ -39,7 +41,7 @@ describe('password rehash', () => {
       email_confirmed: true,
       role: 'user',
     });
-    await users.update(user._id, { password_hash: 'reset' });
+    await users.setPasswordHash(user._id, 'reset');
     await users.replacePasswordHash(user._id, 'verified', 'rehashed-old');
     expect(await storedHash(email)).toBe('reset');
     await users.replacePasswordHash(user._id, 'reset', 'rehashed');
