@@ -1,12 +1,10 @@
-import { connectMongo } from '@masthead/core/mongo';
 import type { Connection } from 'mongoose';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { MemberSessions } from '../src/access/member-sessions.js';
-import { CredentialRepository } from '../src/credentials/credential.repository.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userScope, type CredentialRepository } from '../src/credentials/credential.repository.js';
 import { readMember } from '../src/credentials/member-read.js';
-import { RelationshipRepository } from '../src/relationships/relationship.repository.js';
-import { ProfileCache } from '../src/users/profile-cache.js';
-import { EMPTY_PROFILE, UserRepository } from '../src/users/user.repository.js';
+import type { RelationshipRepository } from '../src/relationships/relationship.repository.js';
+import { EMPTY_PROFILE, type UserRepository } from '../src/users/user.repository.js';
+import { openMemberRepositories } from './member-repositories.js';
 
 /**
  * Security state as insert-only credential versions (docs/adr/0210): records of the previous
@@ -17,15 +15,11 @@ describe('credential versions', () => {
   let db: Connection;
   let users: UserRepository;
   let relationships: RelationshipRepository;
+  let credentials: CredentialRepository;
   let nextId = 100;
 
   beforeAll(async () => {
-    db = await connectMongo({ url: inject('mongoUrl'), dbName: `credential_versions_${Date.now()}` });
-    const changes = new ProfileCache(60_000);
-    const credentials = new CredentialRepository({ db, changes });
-    users = new UserRepository({ db, changes, credentials });
-    relationships = new RelationshipRepository({ db, memberSessions: new MemberSessions(db), changes, credentials });
-    await Promise.all([users.ready(), relationships.ready(), credentials.ready()]);
+    ({ db, credentials, users, relationships } = await openMemberRepositories('credential_versions'));
   });
   afterAll(async () => {
     await db?.dropDatabase();
@@ -148,5 +142,35 @@ describe('credential versions', () => {
     const set = await Promise.all(Array.from({ length: 6 }, (_, index) => relationships.setInitialPasswordHash(7, id, `first-${index}`)));
     expect(set.filter(Boolean)).toHaveLength(1);
     expect((await relationships.find(7, id))?.password_hash).toBe(`first-${set.indexOf(true)}`);
+  });
+
+  it('gives up with 503 service_unavailable when every attempt loses to another writer', async () => {
+    const { id } = await legacyMember();
+    const scope = userScope(id);
+    const state = { password_hash: 'winner', active: true, role: 'user' as const };
+    // Another writer lands the next version right after each of this writer's reads.
+    const racing = Object.assign(Object.create(credentials) as CredentialRepository, {
+      read: async (userId: number) => {
+        const read = await credentials.read(userId);
+        const version = read.versionOf(scope) + 1;
+        await db
+          .collection('credentials')
+          .insertOne({ _id: `${scope}:${version}` as never, scope, user_id: id, version, state, created_at: new Date() });
+        return read;
+      },
+    });
+    let attempts = 0;
+    const change = racing.change(
+      id,
+      scope,
+      async () => state,
+      (current) => {
+        attempts++;
+        return current && { ...current, password_hash: 'loser' };
+      },
+    );
+    await expect(change).rejects.toMatchObject({ status: 503, code: 'service_unavailable' });
+    expect(attempts).toBe(20);
+    expect((await users.findById(id))?.role).toBe('user');
   });
 });
