@@ -8,6 +8,7 @@ import { ResourceDirectory } from '@masthead/core/resources';
 import { ServiceAccountUsage } from './auth/service-account-usage.js';
 import { ServiceKeyResolver } from './auth/service-key-resolver.js';
 import { SharedChecks } from './auth/shared-checks.js';
+import { PlanReadCache, withPlanReadCache } from './catalog/plan-read-cache.js';
 import { createServiceClients, serviceAddressesOf } from './clients.js';
 import type { GatewayConfig } from './config.js';
 import { accessLog } from './http/access-log.js';
@@ -53,6 +54,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   if (authentication) {
     authentication.listen(nats, logger);
     clients.identity = withAuthenticationCache(clients.identity, authentication);
+  }
+  if (config.PLAN_CACHE_TTL_MS > 0) {
+    const planReads = new PlanReadCache(config.PLAN_CACHE_TTL_MS);
+    planReads.listen(nats, logger);
+    clients.plans = withPlanReadCache(clients.plans, planReads);
   }
   const serviceKeys = new ServiceKeyResolver(clients.serviceAccounts, config.SERVICE_KEY_CACHE_TTL_MS);
   serviceKeys.listen(nats, logger);

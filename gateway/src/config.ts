@@ -30,6 +30,12 @@ export const gatewayEnv = {
    * lost announcement leaves stale (ADR 0042).
    */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  /**
+   * Lifetime of catalog's public plan answers in the gateway; 0 turns the cache off. Catalog's
+   * `catalog_updated` drops a resource's answers at once; this bounds what a lost announcement
+   * leaves stale (ADR 0209).
+   */
+  PLAN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   /** How often service-account usage (request count, last use) is reported to accounts. */
   SERVICE_USAGE_FLUSH_MS: z.coerce.number().int().positive().default(1000),
   /**
