@@ -91,7 +91,7 @@ describe('credential versions', () => {
     ]);
   });
 
-  it('keeps the newest version only, and a profile write leaves the security state alone', async () => {
+  it('prunes versions superseded for ten minutes, and a profile write leaves the security state alone', async () => {
     const { id } = await legacyMember({ status: 'active' });
     expect(await relationships.move(7, id, ['active'], 'suspended')).toBe(true);
     expect(await relationships.move(7, id, ['suspended'], 'active')).toBe(true);
@@ -100,13 +100,44 @@ describe('credential versions', () => {
     await users.update(id, { city: 'Oslo' });
     expect(await relationships.listResourceIds(id)).toEqual([]);
     const { versions, relationship } = await rows(id);
-    expect(versions.map((version) => version['_id'])).toEqual([`rel:7:${id}:3`]);
-    expect(versions[0]!['state']).toEqual({ status: 'removed', role: 'user', password_hash: null });
+    // Each version names the one it was decided on; version 1 the row's own fields.
+    expect(versions.map(({ _id, base }) => [_id, base])).toEqual([
+      [`rel:7:${id}:1`, null],
+      [`rel:7:${id}:2`, versions[0]!['nonce']],
+      [`rel:7:${id}:3`, versions[1]!['nonce']],
+    ]);
+    expect(versions[2]!['state']).toEqual({ status: 'removed', role: 'user', password_hash: null });
     // Leaving cleared the extra; only a write after it (a racing PUT /user) can add to it, and a rejoin clears it.
     expect(relationship?.['extra']).toEqual({ late: true });
+    await db.collection('credentials').updateMany({ user_id: id }, { $set: { created_at: new Date(Date.now() - 11 * 60_000) } });
     expect(await relationships.attach(7, id)).toMatchObject({ created: true });
     expect(await relationships.find(7, id)).toMatchObject({ status: 'active', role: 'user', password_hash: null, extra: {} });
     expect(await relationships.listResourceIds(id)).toEqual([7]);
+    expect((await rows(id)).versions.map((version) => version['_id'])).toEqual([`rel:7:${id}:4`]);
+  });
+
+  it('does not count a version that took again the key of a pruned one: the writer decides again on the newest', async () => {
+    const { id, email } = await legacyMember();
+    const scope = userScope(id);
+    await users.setPasswordHash(id, 'first');
+    // A writer read version 1 as the newest, then stalled while versions 2 and 3 landed and 2 was pruned.
+    const stale = await credentials.read(id);
+    await users.setPasswordHash(id, 'second');
+    await users.changeCredentials(id, (current) => current && { ...current, role: 'root' });
+    await db.collection('credentials').deleteOne({ _id: `${scope}:2` as never });
+    let reads = 0;
+    const slow = Object.assign(Object.create(credentials) as CredentialRepository, {
+      // Its first read is the stale one; the later ones are fresh.
+      read: (userId: number) => (reads++ === 0 ? Promise.resolve(stale) : credentials.read(userId)),
+    });
+    await slow.change(
+      id,
+      scope,
+      async () => null,
+      (current) => current && { ...current, password_hash: 'slow-reset' },
+    );
+    expect(await users.findCredentialsByEmail(email)).toMatchObject({ password_hash: 'slow-reset', role: 'root' });
+    expect((await rows(id)).versions.map((version) => version['version'])).toEqual([1, 2, 3, 4]);
   });
 
   it('orders concurrent state moves: of two moves from one state exactly one lands', async () => {
@@ -124,17 +155,26 @@ describe('credential versions', () => {
   });
 
   it('lands every reset on top of concurrent writes; a rehash of the old password never survives one', async () => {
-    const { id, email } = await legacyMember();
-    const resets = Array.from({ length: 6 }, (_, index) => `reset-${index}`);
-    await Promise.all([
-      ...resets.map((hash) => users.setPasswordHash(id, hash)),
-      ...Array.from({ length: 6 }, () => users.replacePasswordHash(id, 'legacy-hash', 'rehash-of-old')),
-      users.changeCredentials(id, (current) => current && { ...current, role: 'root' }),
-    ]);
-    const user = await users.findCredentialsByEmail(email);
-    expect(resets).toContain(user?.password_hash);
-    expect(user?.role).toBe('root');
-    expect((await rows(id)).versions).toHaveLength(1);
+    for (let round = 0; round < 5; round++) {
+      const { id, email } = await legacyMember();
+      const resets = Array.from({ length: 6 }, (_, index) => `reset-${index}`);
+      await Promise.all([
+        ...resets.map((hash) => users.setPasswordHash(id, hash)),
+        ...Array.from({ length: 6 }, () => users.replacePasswordHash(id, 'legacy-hash', 'rehash-of-old')),
+        users.changeCredentials(id, (current) => current && { ...current, role: 'root' }),
+      ]);
+      const user = await users.findCredentialsByEmail(email);
+      expect(resets).toContain(user?.password_hash);
+      expect(user?.role).toBe('root');
+      // One unbroken line of versions, each decided on the one before, holding every reset.
+      const { versions } = await rows(id);
+      versions.sort((a, b) => (a['version'] as number) - (b['version'] as number));
+      expect(versions.map((version) => version['version'])).toEqual(versions.map((_, index) => index + 1));
+      expect(versions.slice(1).map((version) => version['base'])).toEqual(versions.slice(0, -1).map((version) => version['nonce']));
+      const hashes = versions.map((version) => (version['state'] as { password_hash: string }).password_hash);
+      expect(resets.filter((hash) => !hashes.includes(hash))).toEqual([]);
+      expect(hashes.indexOf('rehash-of-old')).toBeLessThan(Math.min(...resets.map((hash) => hashes.indexOf(hash))));
+    }
   });
 
   it('sets an initial resource password once, however many try at once', async () => {

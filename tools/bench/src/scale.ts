@@ -181,6 +181,8 @@ export class ScaleSeeder {
         user_id: userId,
         version: 1,
         state: { password_hash: passwordHash, active: true, role: 'user' },
+        nonce: `scale-${userId}`,
+        base: null,
         created_at: now,
       });
       for (let slot = 0; slot < SESSIONS_PER_MEMBER; slot++) {

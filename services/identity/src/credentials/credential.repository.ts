@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { insertIfAbsent, rowsOf } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import type { MemberChangeListener } from '../users/profile-cache.js';
@@ -9,13 +10,21 @@ export const relationshipScope = (resourceId: number, userId: number): string =>
 
 /** Far beyond any real contention: each lost attempt means another writer of the scope landed. */
 const MAX_ATTEMPTS = 20;
+/**
+ * Superseded versions are kept this long: a prune frees a version's `_id`, so a writer that read
+ * the version below it may insert it again; the kept history lets that writer see it lost.
+ */
+const PRUNE_AFTER_MS = 10 * 60_000;
 
-/** The newest credential version of each scope of one member, as read at one moment. */
+/** The credential versions of each scope of one member, as read at one moment. */
 export class MemberCredentials {
+  private readonly scopes = new Map<string, Map<number, CredentialVersion>>();
   private readonly newest = new Map<string, CredentialVersion>();
 
   constructor(versions: readonly CredentialVersion[]) {
     for (const version of versions) {
+      const kept = this.scopes.get(version.scope) ?? new Map<number, CredentialVersion>();
+      this.scopes.set(version.scope, kept.set(version.version, version));
       const seen = this.newest.get(version.scope);
       if (!seen || seen.version < version.version) this.newest.set(version.scope, version);
     }
@@ -28,6 +37,11 @@ export class MemberCredentials {
 
   versionOf(scope: string): number {
     return this.newest.get(scope)?.version ?? 0;
+  }
+
+  /** Version `version` of the scope, while it is kept. */
+  at(scope: string, version: number): CredentialVersion | undefined {
+    return this.scopes.get(scope)?.get(version);
   }
 }
 
@@ -53,7 +67,7 @@ export class CredentialRepository {
     await this.model.createIndexes();
   }
 
-  /** Every scope of the member in one equality read (a few rows: older versions are pruned). */
+  /** Every scope of the member in one equality read (a few rows: superseded versions are pruned). */
   async read(userId: number): Promise<MemberCredentials> {
     return new MemberCredentials(await rowsOf(this.model).find({ user_id: userId }).toArray());
   }
@@ -82,17 +96,30 @@ export class CredentialRepository {
         user_id: userId,
         version,
         state: next,
+        nonce: randomBytes(8).toString('hex'),
+        base: credentials.at(scope, version - 1)?.nonce ?? null,
         created_at: new Date(),
       };
-      if (await insertIfAbsent(rowsOf(this.model).insertOne(row as CredentialVersion))) {
-        this.deps.changes.changed(userId);
-        // Readers take the newest, so older versions may go at any time; one left behind goes with the next write.
-        await rowsOf(this.model)
-          .deleteMany({ user_id: userId, scope, version: { $lt: version } })
-          .catch(() => undefined);
-        return next;
-      }
+      if (!(await insertIfAbsent(rowsOf(this.model).insertOne(row as CredentialVersion)))) continue;
+      if (!(await this.landed(userId, row))) continue;
+      this.deps.changes.changed(userId);
+      // Readers take the newest; one left behind by a failed delete goes with the next write.
+      await rowsOf(this.model)
+        .deleteMany({ user_id: userId, scope, version: { $lt: version }, created_at: { $lt: new Date(Date.now() - PRUNE_AFTER_MS) } })
+        .catch(() => undefined);
+      return next;
     }
     throw credentialsContended();
+  }
+
+  /**
+   * Whether an inserted version counts: it is the newest, or the next was decided on it. Else it
+   * took again the `_id` of a version pruned while this writer was slow, below the newest: as if
+   * it had lost the race.
+   */
+  private async landed(userId: number, row: CredentialVersion): Promise<boolean> {
+    const after = await this.read(userId);
+    const mine = after.versionOf(row.scope) === row.version && after.at(row.scope, row.version)?.nonce === row.nonce;
+    return mine || after.at(row.scope, row.version + 1)?.base === row.nonce;
   }
 }

@@ -14,6 +14,10 @@ export interface CredentialVersion<S extends object = object> {
   version: number;
   /** The whole state of the scope in this version. */
   state: S;
+  /** Random: tells this insert from another of the same `_id` after a prune. */
+  nonce: string;
+  /** The `nonce` of the version this one was decided on; null on version 0 (the row's fields). */
+  base: string | null;
   created_at: Date;
 }
 
@@ -24,6 +28,8 @@ const credentialSchema = new Schema<CredentialVersion>(
     user_id: { type: Number, required: true },
     version: { type: Number, required: true },
     state: { type: Schema.Types.Mixed, required: true },
+    nonce: { type: String, required: true },
+    base: { type: String, default: null },
     created_at: { type: Date, required: true },
   },
   { collection: 'credentials', versionKey: false, minimize: false },
