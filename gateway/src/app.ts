@@ -8,9 +8,11 @@ import { ResourceDirectory } from '@masthead/core/resources';
 import { ServiceAccountUsage } from './auth/service-account-usage.js';
 import { ServiceKeyResolver } from './auth/service-key-resolver.js';
 import { SharedChecks } from './auth/shared-checks.js';
+import { StreamSender } from '@masthead/core/events';
 import { PlanReadCache, withPlanReadCache } from './catalog/plan-read-cache.js';
 import { createServiceClients, serviceAddressesOf } from './clients.js';
 import type { GatewayConfig } from './config.js';
+import { UserEventIntake, withUserEventIntake } from './events/user-event-intake.js';
 import { accessLog } from './http/access-log.js';
 import { bodyDecoder } from './http/body.js';
 import { answerClientError } from './http/client-error.js';
@@ -26,6 +28,9 @@ import { ROUTES } from './routes/table.js';
 export type { GatewayConfig } from './config.js';
 export { gatewayEnv, loadGatewayConfig } from './config.js';
 export { ROUTES, type RouteDefinition } from './routes/table.js';
+
+/** How long a direct publish waits for JetStream before integrations takes the event (as its publisher waits). */
+const EVENT_ACK_TIMEOUT_MS = 1_000;
 
 export interface GatewayOptions {
   /** Client interceptors, e.g. the call counter of the hop-count test. */
@@ -60,6 +65,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     planReads.listen(nats, logger);
     clients.plans = withPlanReadCache(clients.plans, planReads);
   }
+  const stream = new StreamSender(nats, 'gateway', EVENT_ACK_TIMEOUT_MS);
+  const userEvents = new UserEventIntake({ publicEvents: clients.publicEvents, stream, logger }, config.EVENT_NAMES_CACHE_TTL_MS);
+  userEvents.listen(nats, logger);
+  clients.publicEvents = withUserEventIntake(clients.publicEvents, userEvents);
   const serviceKeys = new ServiceKeyResolver(clients.serviceAccounts, config.SERVICE_KEY_CACHE_TTL_MS);
   serviceKeys.listen(nats, logger);
   const usage = new ServiceAccountUsage(clients.serviceAccounts, config.SERVICE_USAGE_FLUSH_MS, logger);

@@ -36,6 +36,11 @@ export const gatewayEnv = {
    * leaves stale (ADR 0209).
    */
   PLAN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  /**
+   * Lifetime of the public event names the gateway checks POST /user/event against; an
+   * operator's change (`event_names_updated`) drops them at once (ADR 0215).
+   */
+  EVENT_NAMES_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
   /** How often service-account usage (request count, last use) is reported to accounts. */
   SERVICE_USAGE_FLUSH_MS: z.coerce.number().int().positive().default(1000),
   /**

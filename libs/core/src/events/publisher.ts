@@ -28,6 +28,38 @@ export interface DomainEvent<N extends EventName = EventName> {
   payload: DomainEvents[N];
 }
 
+/**
+ * The ID and time of an event another process chose and may have handed to the stream already
+ * (the gateway's direct publish, ADR 0215): the same ID makes both one message to JetStream.
+ * One that is not an event ID (a UUID) or a time is replaced by a new one.
+ */
+export interface ChosenEnvelope {
+  id: string;
+  occurredAt?: string | undefined;
+}
+
+const EVENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The envelope of a new event, under a chosen ID and time where they are valid. */
+export function eventEnvelope<N extends EventName>(
+  source: string,
+  { name, resourceId = null, payload }: PublishInput<N>,
+  chosen?: ChosenEnvelope,
+): DomainEvent<N> {
+  const occurredAt = chosen?.occurredAt ? new Date(chosen.occurredAt) : new Date();
+  return {
+    id: chosen && EVENT_ID.test(chosen.id) ? chosen.id : newEventId(),
+    name,
+    source,
+    occurred_at: (Number.isNaN(occurredAt.getTime()) ? new Date() : occurredAt).toISOString(),
+    resource_id: resourceId,
+    payload,
+  };
+}
+
+/** The stream subject of an event name. */
+export const subjectOf = (name: EventName): string => `${EVENT_SUBJECT_PREFIX}${name}`;
+
 /** What a publisher says: the name decides the payload's type (catalogue.ts). */
 export interface PublishInput<N extends EventName> {
   name: N;
@@ -96,7 +128,7 @@ export interface EventPublisher {
    * itself fails, so a caller never reports success for an event that is lost. A crash between
    * the write and this call loses the event: writes that must not lose theirs use `prepare`.
    */
-  publish<N extends EventName>(input: PublishInput<N>): Promise<DomainEvent<N>>;
+  publish<N extends EventName>(input: PublishInput<N>, envelope?: ChosenEnvelope): Promise<DomainEvent<N>>;
   /**
    * Tells the processes' caches (`onEvent` listeners) of a change now, over plain NATS: no
    * acknowledgement, never queued (ADR 0199). One lost while NATS is away costs a listener at
@@ -198,7 +230,7 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
   let recorded = 0;
   const recordOf = (event: DomainEvent, extra: Partial<OutboxRecord> = {}): OutboxRecord => ({
     _id: event.id,
-    subject: `${EVENT_SUBJECT_PREFIX}${event.name}`,
+    subject: subjectOf(event.name),
     payload: JSON.stringify(event),
     created_at: new Date(),
     attempts: 0,
@@ -391,14 +423,8 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
   }, retryIntervalMs);
   timer.unref();
 
-  const newEvent = <N extends EventName>({ name, resourceId = null, payload }: PublishInput<N>): DomainEvent<N> => ({
-    id: newEventId(),
-    name,
-    source,
-    occurred_at: new Date().toISOString(),
-    resource_id: resourceId,
-    payload,
-  });
+  const newEvent = <N extends EventName>(input: PublishInput<N>, chosen?: ChosenEnvelope): DomainEvent<N> =>
+    eventEnvelope(source, input, chosen);
 
   const stats = async (): Promise<OutboxStats> => {
     const [pending, oldest] = await Promise.all([
@@ -410,8 +436,8 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
   watchOutbox(source, stats);
 
   return {
-    async publish<N extends EventName>(input: PublishInput<N>): Promise<DomainEvent<N>> {
-      const event = newEvent(input);
+    async publish<N extends EventName>(input: PublishInput<N>, envelope?: ChosenEnvelope): Promise<DomainEvent<N>> {
+      const event = newEvent(input, envelope);
       const record = recordOf(event);
       // The state write before this call is not transactional with either path, so publishing
       // first loses nothing the outbox would keep, and saves two writes per event. While the
