@@ -11,6 +11,7 @@ import { SocialIdentityServiceService } from '@masthead/proto/identity/social';
 import { createAccessModule } from './access/access.module.js';
 import { MemberSessions } from './access/member-sessions.js';
 import type { IdentityConfig } from './config.js';
+import { CredentialRepository } from './credentials/credential.repository.js';
 import { createExtraDataModule } from './extra-data/extra-data.module.js';
 import { identityHandlers } from './grpc/handlers.js';
 import { profileHandlers } from './grpc/profile.handlers.js';
@@ -50,11 +51,13 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   // write of a user or relationship drops the member's cached profile (ADR 0191).
   const profileCache = new ProfileCache(config.PROFILE_CACHE_TTL_MS);
   profileCache.listen(runtime.nats, runtime.logger);
-  const users = new UserRepository({ db: runtime.db, changes: profileCache });
+  // Their security fields are credential versions (docs/adr/0210), shared by both repositories.
+  const credentials = new CredentialRepository({ db: runtime.db, changes: profileCache });
+  const users = new UserRepository({ db: runtime.db, changes: profileCache, credentials });
   const memberSessions = new MemberSessions(runtime.db);
-  const relationships = new RelationshipRepository({ db: runtime.db, memberSessions, changes: profileCache });
+  const relationships = new RelationshipRepository({ db: runtime.db, memberSessions, changes: profileCache, credentials });
   const tags = new TagRepository(runtime.db);
-  await Promise.all([users.ready(), relationships.ready()]);
+  await Promise.all([users.ready(), relationships.ready(), credentials.ready()]);
 
   const hasher = new PasswordHasher({
     memoryKib: config.ARGON2_MEMORY_KIB,
@@ -82,7 +85,6 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     relationships,
     memberSessions,
     announcer: access,
-    memberChanges: profileCache,
     memberData: [
       { removeMemberData: (userId, resourceId) => tags.removeInResource(userId, resourceId) },
       { removeMemberData: (userId, resourceId) => extraData.repository.removeAll({ userId, resourceId }) },

@@ -1,10 +1,8 @@
-import { connectMongo } from '@masthead/core/mongo';
 import type { Connection } from 'mongoose';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { MemberSessions } from '../src/access/member-sessions.js';
-import { RelationshipRepository } from '../src/relationships/relationship.repository.js';
-import { ProfileCache } from '../src/users/profile-cache.js';
-import { EMPTY_PROFILE, UserRepository } from '../src/users/user.repository.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RelationshipRepository } from '../src/relationships/relationship.repository.js';
+import { EMPTY_PROFILE, type UserRepository } from '../src/users/user.repository.js';
+import { openMemberRepositories } from './member-repositories.js';
 
 /**
  * A sign-in's rehash replaces only the hash it verified: a password changed meanwhile (a reset)
@@ -16,11 +14,7 @@ describe('password rehash', () => {
   let relationships: RelationshipRepository;
 
   beforeAll(async () => {
-    db = await connectMongo({ url: inject('mongoUrl'), dbName: `password_rehash_${Date.now()}` });
-    const changes = new ProfileCache(60_000);
-    users = new UserRepository({ db, changes });
-    relationships = new RelationshipRepository({ db, memberSessions: new MemberSessions(db), changes });
-    await Promise.all([users.ready(), relationships.ready()]);
+    ({ db, users, relationships } = await openMemberRepositories('password_rehash'));
   });
   afterAll(async () => {
     await db?.dropDatabase();
@@ -39,7 +33,7 @@ describe('password rehash', () => {
       email_confirmed: true,
       role: 'user',
     });
-    await users.update(user._id, { password_hash: 'reset' });
+    await users.setPasswordHash(user._id, 'reset');
     await users.replacePasswordHash(user._id, 'verified', 'rehashed-old');
     expect(await storedHash(email)).toBe('reset');
     await users.replacePasswordHash(user._id, 'reset', 'rehashed');

@@ -150,11 +150,19 @@ export function accessKit(s: StackHandle) {
     payload,
   });
 
-  const relationshipOf = (tenant: Tenant, userId: number) =>
-    s
-      .db('identity')
-      .collection('relationships')
-      .findOne({ _id: `${tenant.resourceId}:${userId}` as never });
+  /** The relationship as identity reads it: the row with its newest credential version's state (docs/adr/0210). */
+  const relationshipOf = async (tenant: Tenant, userId: number) => {
+    const identity = s.db('identity');
+    const [row, versions] = await Promise.all([
+      identity.collection('relationships').findOne({ _id: `${tenant.resourceId}:${userId}` as never }),
+      identity
+        .collection('credentials')
+        .find({ user_id: userId, scope: `rel:${tenant.resourceId}:${userId}` })
+        .toArray(),
+    ]);
+    const newest = versions.sort((a, b) => (b['version'] as number) - (a['version'] as number))[0];
+    return row && { ...row, ...(newest?.['state'] as object | undefined) };
+  };
 
   const sessionOf = (sessionId: number) =>
     s

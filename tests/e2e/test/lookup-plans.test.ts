@@ -52,6 +52,13 @@ describe('lookup plans of the hot paths', () => {
         resource_id: tenant.resourceId,
         user_id: other + index,
       })),
+      fill(identity, 'credentials', (index) => ({
+        _id: `user:${other + index}:1`,
+        scope: `user:${other + index}`,
+        user_id: other + index,
+        version: 1,
+        state: { password_hash: null, active: true, role: 'user' },
+      })),
       fill(identity, 'signin_failures', (index) => ({ _id: `filler-${index}@example.test`, failures: 1 })),
       fill(identity, 'session_tokens', (index) => ({ _id: `filler-token-${index}`, session_id: other + index })),
       fill(identity, 'sessions', (index) => ({ _id: other + index, user_id: other + index, resource_id: tenant.resourceId })),
@@ -142,6 +149,13 @@ describe('lookup plans of the hot paths', () => {
       await expectIndexed('users by email (findCredentialsByEmail)', db.collection('users'), { email: arranged.email });
       await expectIndexed('users by id (findById)', db.collection('users'), { _id: arranged.userId });
       await expectIndexed('relationship (find)', db.collection('relationships'), { _id: `${arranged.resourceId}:${arranged.userId}` });
+      // Every scope of the member's security state in one equality (docs/adr/0210).
+      await expectIndexed(
+        'member credentials (CredentialRepository.read)',
+        db.collection('credentials'),
+        { user_id: arranged.userId },
+        { many: true },
+      );
       await expectIndexed('sign-in throttle (assertAllowed)', db.collection('signin_failures'), { _id: arranged.email });
       await expectIndexed('session ID counter (allocateId)', db.collection('counters'), { _id: 'sessions' });
     });

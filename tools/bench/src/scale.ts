@@ -1,6 +1,6 @@
 // The scale run's data (issue 14): members with their relationship, membership and sessions,
 // bulk-loaded straight into the services' databases through the driver, in the shapes the
-// services store (identity's users, relationships, sessions, session_tokens, refresh_tokens;
+// services store (identity's users, relationships, credentials, sessions, session_tokens, refresh_tokens;
 // catalog's memberships and membership_history). Far faster than the API: no hashing, no events.
 import { createHash, randomBytes } from 'node:crypto';
 
@@ -140,6 +140,7 @@ export class ScaleSeeder {
     const expires = new Date(now.getTime() + 30 * 24 * 3600 * 1000);
     const users: Document[] = [];
     const relationships: Document[] = [];
+    const credentials: Document[] = [];
     const sessions: Document[] = [];
     const tokens: Document[] = [];
     const refreshTokens: Document[] = [];
@@ -171,6 +172,18 @@ export class ScaleSeeder {
         extra: {},
         created_at: now,
         updated_at: now,
+      });
+      // The member's password as a credential version (docs/adr/0210), as after one reset: every
+      // sign-in and session check then reads and applies a version, as for an established member base.
+      credentials.push({
+        _id: `user:${userId}:1`,
+        scope: `user:${userId}`,
+        user_id: userId,
+        version: 1,
+        state: { password_hash: passwordHash, active: true, role: 'user' },
+        nonce: `scale-${userId}`,
+        base: null,
+        created_at: now,
       });
       for (let slot = 0; slot < SESSIONS_PER_MEMBER; slot++) {
         const sessionId = this.sessionId(index, slot);
@@ -225,6 +238,7 @@ export class ScaleSeeder {
     await Promise.all([
       insertAll(this.identity.collection('users'), users),
       insertAll(this.identity.collection('relationships'), relationships),
+      insertAll(this.identity.collection('credentials'), credentials),
       insertAll(this.identity.collection('sessions'), sessions),
       insertAll(this.identity.collection('session_tokens'), tokens),
       insertAll(this.identity.collection('refresh_tokens'), refreshTokens),

@@ -3,7 +3,7 @@ import type { MoveEvent } from './access-events.js';
 import type { RelationshipState } from '../relationships/relationship.schema.js';
 import type { AccessAnnouncer, AccessChangeReason } from '../sessions/access-announcer.js';
 import type { MemberSessions } from './member-sessions.js';
-import type { RelationshipTransitions } from './relationship-transitions.js';
+import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 
 export interface AccessChange {
   userId: number;
@@ -34,7 +34,8 @@ const ANNOUNCED_REASONS: Record<RelationshipState, AccessChangeReason> = {
 };
 
 export interface AccessChangesDeps {
-  transitions: RelationshipTransitions;
+  /** The guarded state moves (credential versions, docs/adr/0210). */
+  transitions: Pick<RelationshipRepository, 'move'>;
   sessions: MemberSessions;
   events: EventPublisher;
   announcer: AccessAnnouncer;

@@ -2,13 +2,11 @@ import type { ServiceRuntime } from '@masthead/core/service';
 import { memberAccessHandlers } from '../grpc/access.handlers.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { AccessAnnouncer } from '../sessions/access-announcer.js';
-import type { MemberChangeListener } from '../users/profile-cache.js';
 import type { UserRepository } from '../users/user.repository.js';
 import { AccessChanges } from './access-changes.js';
 import { LockPolicy } from './lock-policy.js';
 import { MemberAccessService, type ResourceScopedData } from './member-access.service.js';
 import type { MemberSessions } from './member-sessions.js';
-import { RelationshipTransitions } from './relationship-transitions.js';
 
 export interface AccessModuleDeps {
   runtime: ServiceRuntime;
@@ -16,8 +14,6 @@ export interface AccessModuleDeps {
   relationships: RelationshipRepository;
   memberSessions: MemberSessions;
   announcer: AccessAnnouncer;
-  /** Told of every relationship move (the profile cache). */
-  memberChanges: MemberChangeListener;
   /** What leaves with a removed profile besides the relationship (tags, extra data). */
   memberData: ResourceScopedData[];
 }
@@ -26,7 +22,7 @@ export interface AccessModuleDeps {
 export function createAccessModule(deps: AccessModuleDeps) {
   const { runtime, users, relationships, memberSessions, announcer } = deps;
   const changes = new AccessChanges({
-    transitions: new RelationshipTransitions(runtime.db, deps.memberChanges),
+    transitions: relationships,
     sessions: memberSessions,
     events: runtime.events,
     announcer,

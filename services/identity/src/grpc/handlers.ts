@@ -1,6 +1,7 @@
 import { sessionContextOf } from './session-context.js';
 import type { AsyncImplementation } from '@masthead/core/grpc';
 import type { IdentityServiceService } from '@masthead/proto/identity';
+import { readMember } from '../credentials/member-read.js';
 import type { MemberAdminService } from '../members/member-admin.service.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { Authenticator } from '../sessions/authenticator.js';
@@ -119,10 +120,8 @@ export function identityHandlers({
     getServiceAccountUser: ({ userId, resourceId }) => serviceAccountUsers.get(userId, resourceId),
     // For another service's member rules (integrations' target selection, ADR 0161).
     getMember: async ({ userId, resourceId }) => {
-      const [user, relationship] = await Promise.all([
-        userId > 0 ? users.findById(userId) : null,
-        userId > 0 && resourceId > 0 ? relationships.find(resourceId, userId) : null,
-      ]);
+      const { user, relationship } =
+        userId > 0 ? await readMember({ users, relationships }, userId, Math.max(resourceId, 0)) : { user: null, relationship: null };
       return {
         user: user ? toUserMessage(user, relationship?.extra) : undefined,
         globalRole: user?.role ?? '',

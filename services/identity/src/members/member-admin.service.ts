@@ -44,8 +44,11 @@ export class MemberAdminService {
     const existing = await this.deps.users.findByEmail(email);
     let user: UserRecord;
     if (existing) {
-      await this.deps.users.update(existing._id, { ...profile, password_hash: passwordHash, role: globalRole, active: true });
-      user = { ...existing, ...profile, password_hash: passwordHash, role: globalRole, active: true };
+      const credentials = { password_hash: passwordHash, role: globalRole, active: true };
+      await this.deps.users.update(existing._id, profile);
+      // The operator sets all three, whatever the newest state is (docs/adr/0210).
+      await this.deps.users.changeCredentials(existing._id, () => credentials);
+      user = { ...existing, ...profile, ...credentials };
     } else {
       user = await this.deps.users.create({
         ...EMPTY_PROFILE,

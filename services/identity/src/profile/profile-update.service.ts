@@ -1,6 +1,7 @@
 import { fieldError, type FieldErrors, userNotExist } from '@masthead/core/errors';
 import { markedBy, type EventPublisher, type PreparedEvent } from '@masthead/core/events';
 import type { UpdateProfileResponse } from '@masthead/proto/identity/profile';
+import { readMember } from '../credentials/member-read.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { AccessAnnouncer } from '../sessions/access-announcer.js';
 import { toUserMessage } from '../users/user.projection.js';
@@ -40,7 +41,7 @@ export class ProfileUpdateService {
     const changes = parseProfileChanges(parseBody(changesJson));
     const { nickNames, relationships } = this.deps;
     // The relationship gives the extra before the change and, when the extra is left alone, the answer's.
-    const [user, before] = await Promise.all([this.deps.users.findById(userId), relationships.find(resourceId, userId)]);
+    const { user, relationship: before } = await readMember(this.deps, userId, resourceId);
     if (!user) throw userNotExist();
     const languageId = await this.checkLookups(changes, userId);
 

@@ -2,6 +2,7 @@ import { userNotExist } from '@masthead/core/errors';
 import type { EventPublisher } from '@masthead/core/events';
 import { assertAcceptablePassword, MAX_PASSWORD_LENGTH } from '../passwords/password-policy.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
+import { readMember } from '../credentials/member-read.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { AccessAnnouncer } from '../sessions/access-announcer.js';
 import type { SessionRepository } from '../sessions/session.repository.js';
@@ -62,10 +63,10 @@ export class ResourcePasswordService {
    * guessing oracle). Success revokes the member's other sessions here; returns how many.
    */
   async change(change: PasswordChange): Promise<number> {
-    const { users, relationships, hasher, throttle } = this.deps;
+    const { relationships, hasher, throttle } = this.deps;
     if (!change.currentPassword) throw currentPasswordRequired();
     assertNewPassword(change.password);
-    const [user, relationship] = await Promise.all([users.findById(change.userId), relationships.find(change.resourceId, change.userId)]);
+    const { user, relationship } = await readMember(this.deps, change.userId, change.resourceId);
     if (!user) throw userNotExist();
     if (!relationship?.password_hash) throw passwordNotSet();
     await throttle.assertAllowed(user.email);

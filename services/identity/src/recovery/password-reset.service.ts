@@ -46,12 +46,12 @@ export class PasswordResetService {
 
     const passwordHash = await this.deps.hasher.hash(password);
     if (relationship?.password_hash) await this.deps.relationships.setPasswordHash(resource.id, user._id, passwordHash);
+    else await this.deps.users.setPasswordHash(user._id, passwordHash);
     // Reading the code proved the mailbox, so the address counts as confirmed too.
-    const changes = relationship?.password_hash ? { email_confirmed: true } : { email_confirmed: true, password_hash: passwordHash };
-    await this.deps.users.update(user._id, changes);
+    await this.deps.users.update(user._id, { email_confirmed: true });
     await this.deps.sessions.revokeAllOfUser(user._id);
     // The sign-in throttle must not keep out the member who just proved the account is theirs.
     await this.deps.throttle.reset(user.email);
-    return this.deps.recovered.start({ ...user, ...changes }, resource, relationship, context);
+    return this.deps.recovered.start({ ...user, email_confirmed: true }, resource, relationship, context);
   }
 }

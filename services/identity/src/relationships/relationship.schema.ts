@@ -3,7 +3,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
 export type RelationshipState = 'active' | 'locked' | 'suspended' | 'removed';
 export type ResourceRole = 'user' | 'admin' | 'partner';
 
-/** A user's tie to one resource: status, role, resource password and per-resource extra. */
+/** A user's tie to one resource: status, role, resource password (their newest state: docs/adr/0210) and per-resource extra. */
 export interface RelationshipRecord {
   /** `<resource_id>:<user_id>`: the natural key, so that lookups are `_id` equality. */
   _id: string;
@@ -17,6 +17,12 @@ export interface RelationshipRecord {
   created_at: Date;
   updated_at: Date;
 }
+
+/**
+ * The security fields: since docs/adr/0210 their newest state is a credential version; the
+ * relationship row keeps the values it was created with (version 0) and no update writes them.
+ */
+export type RelationshipCredentials = Pick<RelationshipRecord, 'status' | 'role' | 'password_hash'>;
 
 const relationshipSchema = new Schema<RelationshipRecord>(
   {

@@ -1,4 +1,5 @@
 import { RelationshipStatus, SessionState, type AuthenticateResponse } from '@masthead/proto/identity';
+import { readMember } from '../credentials/member-read.js';
 import { toRelationshipStatus } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { RelationshipRecord } from '../relationships/relationship.schema.js';
@@ -53,10 +54,7 @@ export class Authenticator {
   async authenticate(token: string, resourceId: number): Promise<AuthenticateResponse> {
     const { state, session } = await this.deps.sessions.resolve(token);
     if (!session || (resourceId && session.resource_id !== resourceId)) return UNKNOWN;
-    const [user, relationship] = await Promise.all([
-      this.deps.users.findById(session.user_id),
-      session.resource_id ? this.deps.relationships.find(session.resource_id, session.user_id) : Promise.resolve(null),
-    ]);
+    const { user, relationship } = await readMember(this.deps, session.user_id, session.resource_id);
     if (!user) return UNKNOWN;
     return {
       state: STATES[state],

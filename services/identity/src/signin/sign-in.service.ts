@@ -9,7 +9,7 @@ import type { ResourceDirectory } from '@masthead/core/resources';
 import type { UserRecord } from '../users/user.schema.js';
 import type { InFlightClaims } from '../throttling/in-flight.js';
 import type { SignInThrottle } from '../throttling/sign-in-throttle.js';
-import type { UserRepository, UserView } from '../users/user.repository.js';
+import { withUserCredentials, type UserRepository, type UserView } from '../users/user.repository.js';
 import type { SessionContext, SessionStarter, StartedSession } from './session-starter.js';
 import { isAllowedRedirect, type SignInCommand } from './sign-in.command.js';
 import { authorizationFail, redirectNotOnHost, signInInProgress } from './sign-in.errors.js';
@@ -52,11 +52,11 @@ export class SignInService {
     const { users, relationships, hasher } = this.deps;
     // A throttled attempt is refused before any hash (docs/adr/0004); its record and the user are
     // read side by side, and the user read is discarded when the attempt is refused.
-    const [hasFailures, user] = await Promise.all([
+    const [hasFailures, stored] = await Promise.all([
       this.deps.throttle.assertAllowed(command.email),
-      users.findCredentialsByEmail(command.email),
+      users.findStoredByEmail(command.email),
     ]);
-    const relationship = user && resource ? await relationships.find(resource.id, user._id) : null;
+    const { user, relationship } = stored ? await this.withCredentials(stored, resource) : { user: null, relationship: null };
     // The resource password replaces the global one where it is set (document 1, POST /authorization).
     const storedHash = relationship?.password_hash ?? user?.password_hash ?? null;
     if (!user || !storedHash) {
@@ -79,6 +79,16 @@ export class SignInService {
     const started = await this.deps.starter.start(user._id, resource, command, context, 'user_login');
     if (resource) await this.deps.lockPolicy.trimDevices(resource, user._id, context.requestId);
     return { user, ...started };
+  }
+
+  /** The stored user's credentials read beside its relationship here, shared by both (docs/adr/0210). */
+  private async withCredentials(stored: UserRecord, resource: Resource | null) {
+    const credentials = this.deps.users.credentialsOf(stored._id);
+    const [read, relationship] = await Promise.all([
+      credentials,
+      resource ? this.deps.relationships.find(resource.id, stored._id, credentials) : null,
+    ]);
+    return { user: withUserCredentials(stored, read), relationship };
   }
 
   /**

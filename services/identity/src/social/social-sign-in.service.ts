@@ -1,5 +1,6 @@
 import type { Logger } from '@masthead/core/logging';
 import type { LockPolicy } from '../access/lock-policy.js';
+import { readMember } from '../credentials/member-read.js';
 import { isMemberRelationship, isSignInBlocked } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { ResourceDirectory } from '@masthead/core/resources';
@@ -43,8 +44,7 @@ export class SocialSignInService {
     const resource = await this.deps.resources.get(command.resourceId);
     const delivery = parseDelivery(command, resource.host);
     const userId = await this.linkedUserId(command);
-    const user = await this.deps.users.findById(userId);
-    const relationship = user ? await this.deps.relationships.find(resource.id, user._id) : null;
+    const { user, relationship } = await readMember(this.deps, userId, resource.id);
     if (!user || !user.active || isSignInBlocked(relationship)) throw socialSignInFail();
 
     // As at POST /authorization: the resource's lock policy (docs/adr/0070); a removed relationship rejoins.

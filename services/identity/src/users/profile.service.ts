@@ -4,6 +4,7 @@ import type { ClientOf } from '@masthead/core/clients';
 import type { ListMembershipsResponse } from '@masthead/proto/catalog/memberships';
 import type { CommunityServiceService, MemberSummary } from '@masthead/proto/community';
 import type { Profile } from '@masthead/proto/identity';
+import { readMember } from '../credentials/member-read.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { ProfileCache } from './profile-cache.js';
 import { toUserMessage } from './user.projection.js';
@@ -47,13 +48,13 @@ export class ProfileService {
   }
 
   private async load(userId: number, resourceId: number): Promise<Profile> {
-    const user = await this.deps.users.findById(userId);
-    if (!user) throw userNotExist();
-    if (!resourceId) return { user: toUserMessage(user) };
-    const [relationship, { memberships, summary }] = await Promise.all([
-      this.deps.relationships.find(resourceId, userId),
-      this.resourceView(resourceId, userId),
+    const [{ user, relationship }, view] = await Promise.all([
+      readMember(this.deps, userId, resourceId),
+      resourceId ? this.resourceView(resourceId, userId) : null,
     ]);
+    if (!user) throw userNotExist();
+    if (!view) return { user: toUserMessage(user) };
+    const { memberships, summary } = view;
     return {
       user: toUserMessage(user, relationship?.extra ?? {}),
       resourceView: {

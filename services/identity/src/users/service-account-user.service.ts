@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { userNotExist } from '@masthead/core/errors';
 import type { ServiceAccountUser } from '@masthead/proto/identity';
+import { readMember } from '../credentials/member-read.js';
 import { toRelationshipStatus } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { UserRecord } from './user.schema.js';
@@ -42,10 +43,7 @@ export class ServiceAccountUserService {
 
   /** The user, its global role and its relationship with the resource; 404 user_not_exist. */
   async get(userId: number, resourceId: number): Promise<ServiceAccountUser> {
-    const [user, relationship] = await Promise.all([
-      this.deps.users.findById(userId),
-      resourceId ? this.deps.relationships.find(resourceId, userId) : Promise.resolve(null),
-    ]);
+    const { user, relationship } = await readMember(this.deps, userId, resourceId);
     if (!user) throw userNotExist();
     return {
       user: toUserMessage(user),

@@ -34,6 +34,12 @@ export interface UserRecord {
   updated_at: Date;
 }
 
+/**
+ * The security fields: since docs/adr/0210 their newest state is a credential version; the
+ * user row keeps the values it was created with (version 0) and no update writes them.
+ */
+export type UserCredentials = Pick<UserRecord, 'password_hash' | 'active' | 'role'>;
+
 const nullableString = { type: String, default: null };
 
 const userSchema = new Schema<UserRecord>(

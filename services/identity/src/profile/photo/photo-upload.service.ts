@@ -2,6 +2,7 @@ import { userNotExist } from '@masthead/core/errors';
 import type { EventPublisher } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
 import type { User } from '@masthead/proto/identity';
+import { readMember } from '../../credentials/member-read.js';
 import type { RelationshipRepository } from '../../relationships/relationship.repository.js';
 import type { AccessAnnouncer } from '../../sessions/access-announcer.js';
 import { toUserMessage } from '../../users/user.projection.js';
@@ -37,7 +38,7 @@ export class PhotoUploadService {
     }
     this.deps.access.memberChanged(userId, null, 'profile_updated');
     await this.deps.events.publish({ name: PROFILE_UPDATED, resourceId, payload: { user_id: userId, fields: ['photo'] } });
-    const [updated, relationship] = await Promise.all([this.deps.users.findById(userId), this.deps.relationships.find(resourceId, userId)]);
+    const { user: updated, relationship } = await readMember(this.deps, userId, resourceId);
     return toUserMessage(updated ?? { ...user, photo: url }, relationship?.extra ?? {});
   }
 }
