@@ -12,6 +12,7 @@ import { createAccessModule } from './access/access.module.js';
 import { MemberSessions } from './access/member-sessions.js';
 import type { IdentityConfig } from './config.js';
 import { CredentialRepository } from './credentials/credential.repository.js';
+import { RecentCredentials } from './credentials/recent-credentials.js';
 import { createExtraDataModule } from './extra-data/extra-data.module.js';
 import { identityHandlers } from './grpc/handlers.js';
 import { profileHandlers } from './grpc/profile.handlers.js';
@@ -52,7 +53,9 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
   const profileCache = new ProfileCache(config.PROFILE_CACHE_TTL_MS);
   profileCache.listen(runtime.nats, runtime.logger);
   // Their security fields are credential versions (docs/adr/0210), shared by both repositories.
-  const credentials = new CredentialRepository({ db: runtime.db, changes: profileCache });
+  const recentCredentials = new RecentCredentials(config.CREDENTIALS_CACHE_TTL_MS);
+  recentCredentials.listen(runtime.nats, runtime.logger);
+  const credentials = new CredentialRepository({ db: runtime.db, changes: profileCache, recent: recentCredentials });
   const users = new UserRepository({ db: runtime.db, changes: profileCache, credentials });
   const memberSessions = new MemberSessions(runtime.db);
   const relationships = new RelationshipRepository({ db: runtime.db, memberSessions, changes: profileCache, credentials });

@@ -36,6 +36,11 @@ export const identityEnv = {
   EMAIL_VALIDATION_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(60),
   RESOURCE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   /**
+   * Lifetime of a member's credential versions as the session check and the profile read share
+   * them (docs/adr/0216); 0 turns it off. Within ADR 0042's 2 s bound on access decisions.
+   */
+  CREDENTIALS_CACHE_TTL_MS: z.coerce.number().int().min(0).max(2_000).default(1_000),
+  /**
    * Lifetime of a cached profile (GET /user, sign-in's memberships and teams; ADR 0191): what a
    * lost invalidation event leaves stale at most; 0 turns the cache off.
    */

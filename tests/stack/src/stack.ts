@@ -107,6 +107,8 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     AUTH_CACHE_TTL_MS: '0',
     // Likewise identity's profile cache (ADR 0191; tests/e2e/test/profile-cache.test.ts).
     PROFILE_CACHE_TTL_MS: '0',
+    // And the member path's credential reads (ADR 0216).
+    CREDENTIALS_CACHE_TTL_MS: '0',
     // Likewise the gateway's plan answers (ADR 0209; tests/e2e/test/plan-read-cache.test.ts).
     PLAN_CACHE_TTL_MS: '0',
     ...Object.fromEntries(SERVICES.map((name, index) => [`${name.toUpperCase()}_ADDR`, addressOf(index)])),

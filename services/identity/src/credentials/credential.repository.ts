@@ -4,6 +4,7 @@ import type { Connection, Model } from 'mongoose';
 import type { MemberChangeListener } from '../users/profile-cache.js';
 import { credentialsContended } from './credential.errors.js';
 import { credentialModel, type CredentialVersion } from './credential.schema.js';
+import type { RecentCredentials } from './recent-credentials.js';
 
 export const userScope = (userId: number): string => `user:${userId}`;
 export const relationshipScope = (resourceId: number, userId: number): string => `rel:${resourceId}:${userId}`;
@@ -49,6 +50,8 @@ export interface CredentialRepositoryDeps {
   db: Connection;
   /** Told of every write, after it (the profile cache, ADR 0191). */
   changes: MemberChangeListener;
+  /** The member path's moments-old reads (docs/adr/0216); dropped at every write here. */
+  recent?: RecentCredentials;
 }
 
 /**
@@ -70,6 +73,14 @@ export class CredentialRepository {
   /** Every scope of the member in one equality read (a few rows: superseded versions are pruned). */
   async read(userId: number): Promise<MemberCredentials> {
     return new MemberCredentials(await rowsOf(this.model).find({ user_id: userId }).toArray());
+  }
+
+  /**
+   * As `read`, but possibly as read moments ago (docs/adr/0216): for the session check and the
+   * profile read only, never for a password check or a write's decision.
+   */
+  readRecent(userId: number): Promise<MemberCredentials> {
+    return this.deps.recent ? this.deps.recent.read(userId, () => this.read(userId)) : this.read(userId);
   }
 
   /**
@@ -102,6 +113,7 @@ export class CredentialRepository {
       };
       if (!(await insertIfAbsent(rowsOf(this.model).insertOne(row as CredentialVersion)))) continue;
       if (!(await this.landed(userId, row))) continue;
+      this.deps.recent?.changed(userId);
       this.deps.changes.changed(userId);
       // Readers take the newest; one left behind by a failed delete goes with the next write.
       await rowsOf(this.model)

@@ -11,13 +11,16 @@ export interface MemberRead {
 /**
  * The user and its relationship with the resource, read side by side with one read of the
  * member's credentials that both share (docs/adr/0210): three queries, one round trip deep.
+ * `recent`: the credentials may be as read moments ago, for the member path's session check and
+ * profile read (docs/adr/0216).
  */
 export async function readMember(
   repositories: { users: UserRepository; relationships: RelationshipRepository },
   userId: number,
   resourceId: number,
+  options: { recent?: boolean } = {},
 ): Promise<MemberRead> {
-  const credentials = repositories.users.credentialsOf(userId);
+  const credentials = repositories.users.credentialsOf(userId, options.recent);
   const [user, relationship] = await Promise.all([
     repositories.users.findById(userId, credentials),
     resourceId ? repositories.relationships.find(resourceId, userId, credentials) : null,

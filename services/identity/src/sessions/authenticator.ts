@@ -54,7 +54,7 @@ export class Authenticator {
   async authenticate(token: string, resourceId: number): Promise<AuthenticateResponse> {
     const { state, session } = await this.deps.sessions.resolve(token);
     if (!session || (resourceId && session.resource_id !== resourceId)) return UNKNOWN;
-    const { user, relationship } = await readMember(this.deps, session.user_id, session.resource_id);
+    const { user, relationship } = await readMember(this.deps, session.user_id, session.resource_id, { recent: true });
     if (!user) return UNKNOWN;
     return {
       state: STATES[state],

@@ -49,7 +49,7 @@ export class ProfileService {
 
   private async load(userId: number, resourceId: number): Promise<Profile> {
     const [{ user, relationship }, view] = await Promise.all([
-      readMember(this.deps, userId, resourceId),
+      readMember(this.deps, userId, resourceId, { recent: true }),
       resourceId ? this.resourceView(resourceId, userId) : null,
     ]);
     if (!user) throw userNotExist();

@@ -67,9 +67,12 @@ export class UserRepository {
     return row && withUserCredentials(row as UserView, read);
   }
 
-  /** The member's credentials (every scope), for reads that share them: findById, RelationshipRepository.find. */
-  credentialsOf(id: number): Promise<MemberCredentials> {
-    return this.deps.credentials.read(id);
+  /**
+   * The member's credentials (every scope), for reads that share them: findById,
+   * RelationshipRepository.find. `recent`: possibly as read moments ago (docs/adr/0216).
+   */
+  credentialsOf(id: number, recent = false): Promise<MemberCredentials> {
+    return recent ? this.deps.credentials.readRecent(id) : this.deps.credentials.read(id);
   }
 
   /** The user with this (normalized) email, without credentials; null when none. */
