@@ -1,18 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
 import { createTenant } from '@masthead/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adminCli, integrationsOperator } from './integrations-platform-support.js';
-import { anyRequestId, eventually, useStack } from './support.js';
+import { anyRequestId, eventually, grpcCallCounter, useStack } from './support.js';
 
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
 /** Counts the gateway's outgoing gRPC calls (DESIGN.md "Hot paths"). */
-const calls: string[] = [];
-const counter: Interceptor = (options, next) => {
-  calls.push(options.method_definition.path);
-  return new InterceptingCall(next(options));
-};
+const { calls, counter } = grpcCallCounter();
 
 /** Document 2 K: templates, resource settings and captcha settings, through the gateway. */
 describe('embedded integration settings', () => {

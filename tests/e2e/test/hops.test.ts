@@ -1,15 +1,9 @@
-import type { Interceptor } from '@grpc/grpc-js';
-import { InterceptingCall } from '@grpc/grpc-js';
 import { createMember, createTenant } from '@masthead/testkit';
 import { describe, expect, it } from 'vitest';
-import { collectEvents, eventWhere, useStack } from './support.js';
+import { collectEvents, eventWhere, grpcCallCounter, useStack } from './support.js';
 
 /** Counts the gateway's outgoing gRPC calls (DESIGN.md "Hot paths"). */
-const calls: string[] = [];
-const counter: Interceptor = (options, next) => {
-  calls.push(options.method_definition.path);
-  return new InterceptingCall(next(options));
-};
+const { calls, counter } = grpcCallCounter();
 
 describe('blocking gRPC calls per request, after warm-up', () => {
   const s = useStack({ gatewayInterceptors: [counter] });

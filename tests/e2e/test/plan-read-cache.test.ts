@@ -1,14 +1,8 @@
-import type { Interceptor } from '@grpc/grpc-js';
-import { InterceptingCall } from '@grpc/grpc-js';
 import { createTenant, type Tenant } from '@masthead/testkit';
 import { describe, expect, it } from 'vitest';
-import { eventually, useStack } from './support.js';
+import { eventually, grpcCallCounter, useStack } from './support.js';
 
-const calls: string[] = [];
-const counter: Interceptor = (options, next) => {
-  calls.push(options.method_definition.path);
-  return new InterceptingCall(next(options));
-};
+const { calls, counter } = grpcCallCounter();
 
 /**
  * The gateway's cache of catalog's public plan answers (docs/adr/0209), with a lifetime far

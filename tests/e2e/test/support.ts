@@ -1,3 +1,4 @@
+import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
 import { apiClient, startStack, type ApiClient, type Stack, type StackOptions } from '@masthead/testkit';
 import { MongoClient, type Db } from 'mongodb';
 import { connect, StringCodec, type NatsConnection } from 'nats';
@@ -129,3 +130,16 @@ export const blankUserProjection = (id: number, email: string, fields: Record<st
   updated_at: anyIsoDate,
   ...fields,
 });
+
+/**
+ * Records the paths of a gateway's outgoing gRPC calls (DESIGN.md "Hot paths"): give `counter`
+ * to `useStack({gatewayInterceptors})` and read `calls`.
+ */
+export function grpcCallCounter(): { calls: string[]; counter: Interceptor } {
+  const calls: string[] = [];
+  const counter: Interceptor = (options, next) => {
+    calls.push(options.method_definition.path);
+    return new InterceptingCall(next(options));
+  };
+  return { calls, counter };
+}

@@ -1,19 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { Interceptor } from '@grpc/grpc-js';
-import { InterceptingCall } from '@grpc/grpc-js';
 import type { DomainEvent } from '@masthead/core/events';
 import { createMember, createTenant, type StackOptions } from '@masthead/testkit';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCli, integrationsOperator, privateNats, streamedEvents } from './integrations-platform-support.js';
-import { anyIsoDate, anyRequestId, collectEvents, eventually, useStack } from './support.js';
+import { anyIsoDate, anyRequestId, collectEvents, eventually, grpcCallCounter, useStack } from './support.js';
 
 /** Counts the gateway's outgoing gRPC calls (DESIGN.md "Hot paths"). */
-const calls: string[] = [];
-const counter: Interceptor = (options, next) => {
-  calls.push(options.method_definition.path);
-  return new InterceptingCall(next(options));
-};
+const { calls, counter } = grpcCallCounter();
 
 /** Document 2 L: POST /user/event through the gateway, the event read back from the stream. */
 describe('POST /user/event', () => {
