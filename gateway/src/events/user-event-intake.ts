@@ -1,7 +1,7 @@
 import { TtlCache } from '@masthead/core/cache';
 import { eventEnvelope, onEvent, type StreamSender, type NatsLink } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
-import { userEventOf } from '@masthead/core/user-events';
+import { readPublicNames, userEventOf } from '@masthead/core/user-events';
 import type { SubmitEventRequest } from '@masthead/proto/integrations/public_events';
 import type { ServiceClients } from '../clients.js';
 
@@ -33,23 +33,18 @@ export class UserEventIntake {
   }
 
   async submit(request: SubmitEventRequest, options?: Parameters<PublicEventsClient['submitEvent']>[1]): Promise<{ eventId: string }> {
-    const payload = userEventOf(request, await this.publicNames());
+    const payload = userEventOf(request, await readPublicNames(() => this.publicNames(), this.deps.logger));
     const event = eventEnvelope(EVENT_SOURCE, { name: 'user_event', resourceId: request.resourceId, payload });
     if (await this.deps.stream.send(event)) return { eventId: event.id };
     return this.deps.publicEvents.submitEvent({ ...request, eventId: event.id, occurredAt: event.occurred_at }, options);
   }
 
-  /** The spec: a failed list lookup is an invalid name (409), not a server error. */
-  private async publicNames(): Promise<ReadonlySet<string> | null> {
-    try {
-      return await this.names.getOrLoad('public', async () => {
-        const { items } = await this.deps.publicEvents.listEventNames({}, { idempotent: true });
-        return new Set(items.filter((item) => !item.private).map((item) => item.name));
-      });
-    } catch (error) {
-      this.deps.logger.warn({ err: error }, 'public event names could not be read');
-      return null;
-    }
+  /** Integrations' list of names, the public ones. */
+  private publicNames(): Promise<ReadonlySet<string>> {
+    return this.names.getOrLoad('public', async () => {
+      const { items } = await this.deps.publicEvents.listEventNames({}, { idempotent: true });
+      return new Set(items.filter((item) => !item.private).map((item) => item.name));
+    });
   }
 }
 

@@ -1,5 +1,6 @@
 import { fieldError } from '../errors/index.js';
 import type { DomainEvents } from '../events/catalogue.js';
+import type { Logger } from '../logging/index.js';
 import { normaliseText, sanitiseEmail } from './normalise.js';
 import { invalidEventName, invalidEventValue } from './user-event.errors.js';
 
@@ -46,9 +47,21 @@ function dataObject(json: string): Record<string, unknown> {
 }
 
 /**
+ * The public event names, or null when they cannot be read: the spec answers a failed list
+ * lookup as an invalid name (409), not as a server error.
+ */
+export async function readPublicNames(load: () => Promise<ReadonlySet<string>>, logger: Logger): Promise<ReadonlySet<string> | null> {
+  try {
+    return await load();
+  } catch (error) {
+    logger.warn({ err: error }, 'public event names could not be read');
+    return null;
+  }
+}
+
+/**
  * The `user_event` of a submission, checked and normalised in the spec's order (document 2 L):
- * the name against the public names (null: the list could not be read, which the spec answers as
- * an invalid name), then the value, then our bounds. Throws the documented 409s.
+ * the name against the public names (null: the list could not be read, see `readPublicNames`), then the value, then our bounds. Throws the documented 409s.
  */
 export function userEventOf(submission: EventSubmission, publicNames: ReadonlySet<string> | null): DomainEvents['user_event'] {
   const name = normaliseText(submission.name);
