@@ -30,7 +30,8 @@ export function useStack(options: Partial<StackOptions> = {}): StackHandle {
     handle.api = apiClient(handle.stack.baseUrl);
     mongo = await MongoClient.connect(inject('mongoUrl'));
     handle.db = (service) => mongo.db(`${handle.stack.dbPrefix}${service}`);
-    handle.nats = await connect({ servers: inject('natsUrl') });
+    // The stack's NATS: the run's, or the file's own when it brought one.
+    handle.nats = await connect({ servers: handle.stack.env['NATS_URL'] ?? inject('natsUrl') });
   });
   afterAll(async () => {
     await handle.nats?.close();
