@@ -1,70 +1,36 @@
-import { createEventPublisher, type EventPublisher } from '@masthead/core/events';
-import { createLogger } from '@masthead/core/logging';
-import { connectMongo } from '@masthead/core/mongo';
 import type { Connection } from 'mongoose';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemberSessions } from '../src/access/member-sessions.js';
-import { AccessAnnouncer } from '../src/sessions/access-announcer.js';
-import { CredentialExchange } from '../src/sessions/credential-exchange.service.js';
-import { SessionRepository } from '../src/sessions/session.repository.js';
-import { SessionService } from '../src/sessions/session.service.js';
+import type { CredentialExchange } from '../src/sessions/credential-exchange.service.js';
+import type { SessionRepository } from '../src/sessions/session.repository.js';
+import type { SessionService } from '../src/sessions/session.service.js';
 import { hashToken, newToken } from '../src/sessions/tokens.js';
+import { noContext, openSessionFixture, RESOURCE, type SessionFixture } from './session-fixture.js';
 
-const RESOURCE = 7;
 const HOUR_MS = 3_600_000;
-const noContext = { sourceType: null, guestSession: null, ip: null, userAgent: null };
 
 /**
  * After its insert a session is written only by ending writes: FerretDB rewrites the whole
  * document per update, so a refresh's update could write a revocation back out (ADR 0204).
  */
 describe('session writes', () => {
+  let fixture: SessionFixture;
   let db: Connection;
-  let publisher: EventPublisher;
   let repository: SessionRepository;
   let sessions: SessionService;
   let exchange: CredentialExchange;
 
   beforeAll(async () => {
-    db = await connectMongo({ url: inject('mongoUrl'), dbName: `session_writes_${Date.now()}`, monitorCommands: true });
-    repository = new SessionRepository(db);
-    await repository.ready();
-    // NATS never comes: the announcements of endings are notifications and are dropped.
-    const logger = createLogger({ name: 'session-writes-test', level: 'silent' });
-    publisher = await createEventPublisher({
-      source: 'test',
-      connection: db,
-      nats: new Promise(() => undefined),
-      logger,
-      retryIntervalMs: 600_000,
-    });
-    sessions = new SessionService({
-      repository,
-      policy: { sessionTtlSeconds: 3600, refreshTtlSeconds: 86_400, authCodeTtlSeconds: 120 },
-      access: new AccessAnnouncer(publisher),
-    });
-    exchange = new CredentialExchange({ repository, sessions, reuse: { reuseIntervalSeconds: 10 } });
+    fixture = await openSessionFixture('session_writes');
+    ({ db, repository, sessions, exchange } = fixture);
   });
-  afterAll(async () => {
-    await publisher?.stop();
-    await db?.dropDatabase();
-    await db?.close();
-  });
+  afterAll(() => fixture?.close());
 
   /** The write commands `work` sends to the sessions collection, in order. */
-  const sessionWrites = async (work: () => Promise<unknown>): Promise<string[]> => {
-    const commands: string[] = [];
-    const listen = (event: { commandName: string; command: Record<string, unknown> }) => {
-      if (event.commandName !== 'find' && event.command[event.commandName] === 'sessions') commands.push(event.commandName);
-    };
-    db.getClient().on('commandStarted', listen);
-    try {
-      await work();
-    } finally {
-      db.getClient().off('commandStarted', listen);
-    }
-    return commands;
-  };
+  const sessionWrites = async (work: () => Promise<unknown>): Promise<string[]> =>
+    (await fixture.commandsDuring(work))
+      .filter((command) => command.endsWith(' sessions') && !command.startsWith('find '))
+      .map((command) => command.split(' ')[0]!);
 
   const stateOf = async (token: string) => (await sessions.resolve(token)).state;
 

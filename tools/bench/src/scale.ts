@@ -208,6 +208,8 @@ export class ScaleSeeder {
           resource_id: resourceId,
           expires_at: expires,
           created_at: now,
+          tracks_session: true,
+          compromised_at: null,
         });
       }
       const membership = {

@@ -8,6 +8,7 @@ import {
   type SessionModels,
   type SessionRecord,
   type SecretUseRecord,
+  type SessionRef,
   type SessionTokenRecord,
 } from './session.schema.js';
 import type { Rotation } from './rotation-seal.js';
@@ -62,7 +63,7 @@ export class SessionRepository {
     await this.tokenInserts.insertOne({ _id: tokenHash, session_id: sessionId, expires_at: expiresAt });
   }
 
-  async addRefreshToken(tokenHash: string, session: SessionRecord, expiresAt: Date): Promise<void> {
+  async addRefreshToken(tokenHash: string, session: SessionRef, expiresAt: Date): Promise<void> {
     await this.refreshInserts.insertOne({
       _id: tokenHash,
       session_id: session._id,
@@ -70,7 +71,14 @@ export class SessionRepository {
       resource_id: session.resource_id,
       expires_at: expiresAt,
       created_at: new Date(),
+      tracks_session: true,
+      compromised_at: null,
     });
+  }
+
+  /** A used record goes: its claim answers for it from now on (ADR 0217). */
+  async deleteRefreshToken(tokenHash: string): Promise<void> {
+    await rowsOf(this.models.refreshTokens).deleteOne({ _id: tokenHash });
   }
 
   /**
@@ -78,7 +86,7 @@ export class SessionRepository {
    * later expiry is the token's, ADR 0204). Idempotent: storing the same rotation again (a second
    * use within the reuse window, ADR 0086) finds the records there.
    */
-  async storeRotation(session: SessionRecord, rotation: Rotation, withRefreshRecord: boolean): Promise<void> {
+  async storeRotation(session: SessionRef, rotation: Rotation, withRefreshRecord: boolean): Promise<void> {
     await Promise.all([
       insertIfAbsent(this.addToken(hashToken(rotation.token), session._id, rotation.expiresAt)),
       withRefreshRecord ? insertIfAbsent(this.addRefreshToken(hashToken(rotation.refreshToken), session, rotation.refreshExpiresAt)) : null,
@@ -115,12 +123,13 @@ export class SessionRepository {
   }
 
   /**
-   * Claims a one-time secret by its hash, with the sealed answer of a refresh claim in the same
-   * insert; false when it was used before.
+   * Claims a one-time secret by its hash, with a refresh claim's session and sealed answer in the
+   * same insert; false when it was used before.
    */
-  async claimUse(secretHash: string, reuse?: { sealed: string; until: Date }): Promise<boolean> {
+  async claimUse(secretHash: string, reuse?: { sealed: string; until: Date }, session?: SessionRef): Promise<boolean> {
     const record: SecretUseRecord = { _id: secretHash, used_at: new Date() };
     if (reuse) Object.assign(record, { reuse: reuse.sealed, reuse_until: reuse.until });
+    if (session) Object.assign(record, { session_id: session._id, user_id: session.user_id, resource_id: session.resource_id });
     return insertIfAbsent(rowsOf(this.models.secretUses).insertOne(record));
   }
 
@@ -137,8 +146,14 @@ export class SessionRepository {
     await this.models.authCodes.updateOne({ _id: codeHash }, { $set: { used_at: new Date() } }).exec();
   }
 
+  /**
+   * The session first, then its records: a refresh storing a record meanwhile reads the session
+   * after its insert and takes its record back (ADR 0217).
+   */
   async markCompromised(sessionId: number): Promise<void> {
-    await this.models.sessions.updateOne({ _id: sessionId }, { $set: { compromised_at: new Date() } }).exec();
+    const compromised = { $set: { compromised_at: new Date() } };
+    await this.models.sessions.updateOne({ _id: sessionId }, compromised).exec();
+    await this.models.refreshTokens.updateMany({ session_id: sessionId }, compromised).exec();
   }
 
   async revoke(sessionId: number): Promise<void> {

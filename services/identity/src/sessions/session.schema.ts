@@ -25,6 +25,9 @@ export interface SessionRecord {
   created_at: Date;
 }
 
+/** What credentials of a session are stored under: the session without its state. */
+export type SessionRef = Pick<SessionRecord, '_id' | 'user_id' | 'resource_id'>;
+
 /**
  * Lookup record: token hash → session. Keyed by `_id` because it is read on every request. Each
  * token has its own expiry: a refresh issues a new token without cutting short the old one, so
@@ -37,6 +40,12 @@ export interface SessionTokenRecord {
   expires_at?: Date;
 }
 
+/**
+ * A stored refresh record. Since ADR 0217 it alone says whether it may be used: its use deletes
+ * it (after the claim), its session's compromise marks it and every other ending deletes it, so a
+ * kept record is refreshed with this one read. Records of earlier versions (`tracks_session`
+ * absent) are also checked against their session and their claim.
+ */
 export interface RefreshTokenRecord {
   _id: string;
   session_id: number;
@@ -44,6 +53,8 @@ export interface RefreshTokenRecord {
   resource_id: number;
   expires_at: Date;
   created_at: Date;
+  tracks_session?: boolean;
+  compromised_at?: Date | null;
 }
 
 /** A one-time authorization code for response types `code` and `code_and_token`. */
@@ -100,6 +111,10 @@ export interface SecretUseRecord {
    */
   reuse?: string;
   reuse_until?: Date;
+  /** A refresh claim's session (ADR 0217): its record is gone once used, the claim answers for it. */
+  session_id?: number;
+  user_id?: number;
+  resource_id?: number;
 }
 
 const secretUseSchema = new Schema<SecretUseRecord>(
@@ -108,6 +123,9 @@ const secretUseSchema = new Schema<SecretUseRecord>(
     used_at: { type: Date, required: true },
     reuse: { type: String },
     reuse_until: { type: Date },
+    session_id: { type: Number },
+    user_id: { type: Number },
+    resource_id: { type: Number },
   },
   { collection: 'secret_uses', versionKey: false },
 );
@@ -122,6 +140,8 @@ const refreshTokenSchema = new Schema<RefreshTokenRecord>(
     resource_id: { type: Number, required: true },
     expires_at: { type: Date, required: true },
     created_at: { type: Date, required: true },
+    tracks_session: { type: Boolean },
+    compromised_at: { type: Date },
   },
   { collection: 'refresh_tokens', versionKey: false },
 );

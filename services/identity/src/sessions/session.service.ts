@@ -2,7 +2,7 @@ import type { EventWitness } from '@masthead/core/events';
 import type { AccessAnnouncer } from './access-announcer.js';
 import type { SessionRepository } from './session.repository.js';
 import type { Rotation } from './rotation-seal.js';
-import type { SessionRecord } from './session.schema.js';
+import type { SessionRecord, SessionRef } from './session.schema.js';
 import { hashToken, newToken } from './tokens.js';
 
 export interface SessionPolicy {
@@ -22,8 +22,8 @@ export interface IssueSessionInput {
 
 /** The credentials handed to the client once; only their hashes are stored. */
 export interface IssuedSession {
-  /** The session as stored. */
-  session: SessionRecord;
+  /** The session the credentials belong to. */
+  session: SessionRef;
   token: string;
   refreshToken: string;
   /** The issued token's expiry: the session's at sign-in, a later one at a refresh (ADR 0204). */
@@ -66,7 +66,7 @@ export class SessionService {
   }
 
   /** Issues a one-time authorization code bound to the session and its destination ('' = none). */
-  async issueAuthCode(session: SessionRecord, redirectUri: string): Promise<string> {
+  async issueAuthCode(session: SessionRef, redirectUri: string): Promise<string> {
     const code = newToken();
     await this.deps.repository.addAuthCode({
       _id: hashToken(code),
@@ -83,7 +83,7 @@ export class SessionService {
    * Gives a live session a new token with a later expiry, and — unless the caller keeps its
    * refresh record — a new refresh record. Earlier tokens keep their own expiry.
    */
-  rotate(session: SessionRecord, keepRefreshToken: string | null): Promise<IssuedSession> {
+  rotate(session: SessionRef, keepRefreshToken: string | null): Promise<IssuedSession> {
     return this.applyRotation(session, this.planRotation(keepRefreshToken), keepRefreshToken !== null);
   }
 
@@ -103,7 +103,7 @@ export class SessionService {
    * again by a second use within the reuse window (ADR 0086); a kept refresh record
    * (`keepsRefreshRecord`) is not stored again.
    */
-  async applyRotation(session: SessionRecord, rotation: Rotation, keepsRefreshRecord = false): Promise<IssuedSession> {
+  async applyRotation(session: SessionRef, rotation: Rotation, keepsRefreshRecord = false): Promise<IssuedSession> {
     await this.deps.repository.storeRotation(session, rotation, !keepsRefreshRecord);
     return { session, token: rotation.token, refreshToken: rotation.refreshToken, expiresAt: rotation.expiresAt };
   }
@@ -116,7 +116,7 @@ export class SessionService {
   }
 
   /** A replayed refresh record leaked: every token of its session stops working (ADR 0004). */
-  async markCompromised(session: SessionRecord): Promise<void> {
+  async markCompromised(session: SessionRef): Promise<void> {
     await this.deps.repository.markCompromised(session._id);
     this.deps.access.sessionEnded(session, 'compromised');
   }
