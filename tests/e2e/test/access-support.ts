@@ -129,7 +129,7 @@ export function accessKit(s: StackHandle) {
 
   /**
    * Starts collecting events of `name`; the returned function waits for the one caused by a
-   * request, by the `request_id` of its payload (IDs of other stacks on the shared NATS collide).
+   * request, by the `request_id` of its payload (other requests of the file make the same events).
    */
   const listen = async (name: string) => {
     const events = collectEvents(s.nats, name);

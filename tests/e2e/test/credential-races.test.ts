@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createMember, createTenant, type StackOptions, type Tenant } from '@masthead/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { privateNats } from './integrations-platform-support.js';
+import { createMember, createTenant, type Tenant } from '@masthead/testkit';
+import { describe, expect, it } from 'vitest';
 import { mailbox } from './recovery-support.js';
 import { useStack } from './support.js';
 
@@ -14,19 +13,9 @@ import { useStack } from './support.js';
 describe('security writes racing profile writes', () => {
   const ROUNDS = 20;
   const LANES = 6;
-  // A NATS of this file's own: its thousands of profile writes announce `member_access_changed`
-  // for user IDs that every stack numbers alike, and on the run's shared NATS they dropped other
-  // files' cached session checks (authentication-cache.test.ts lost its warm read three times).
-  let nats: Awaited<ReturnType<typeof privateNats>> | undefined;
-  const options: Partial<StackOptions> = {
+  const s = useStack({
     env: { CODE_REQUEST_LIMIT_PER_HOUR: '1000', CODE_REQUEST_ACCOUNT_LIMIT_PER_HOUR: '1000', CODE_ATTEMPT_LIMIT_PER_HOUR: '1000' },
-  };
-  beforeAll(async () => {
-    nats = await privateNats();
-    options.natsUrl = nats.url;
   });
-  afterAll(() => nats?.stop());
-  const s = useStack(options);
   const newPassword = 'another horse, another staple';
 
   const post = (tenant: Tenant, path: string, json: unknown, token?: string) =>

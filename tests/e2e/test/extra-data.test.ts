@@ -213,7 +213,7 @@ describe('member extra data', () => {
     const updated = collectEvents(s.nats, 'user_extra_data_updated');
     const deleted = collectEvents(s.nats, 'user_extra_data_deleted');
     await s.nats.flush();
-    // Other files' stacks share NATS and their IDs collide with ours: a random group tells ours apart.
+    // A random group tells this test's events apart from the file's other tests'.
     const group = `g-${randomUUID()}`;
     const ours = (events: Array<Record<string, unknown>>) =>
       events.filter((event) => (event['payload'] as Record<string, unknown>)['group_key'] === group);

@@ -1,7 +1,7 @@
 import { loadGatewayConfig, startGateway } from '@masthead/gateway';
 import { createLogger } from '@masthead/core/logging';
 import { freePort } from '@masthead/local-infra';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useStack } from './support.js';
 
 describe('health and readiness', () => {
@@ -28,7 +28,7 @@ describe('health and readiness', () => {
 
   it('is not ready while a service does not answer', async () => {
     const deadPort = await freePort();
-    const env = { ...s.stack.env, CATALOG_ADDR: `127.0.0.1:${deadPort}`, HOST: '127.0.0.1', PORT: '0', NATS_URL: inject('natsUrl') };
+    const env = { ...s.stack.env, CATALOG_ADDR: `127.0.0.1:${deadPort}`, HOST: '127.0.0.1', PORT: '0' };
     const gateway = await startGateway(loadGatewayConfig(env), createLogger({ name: 'gateway', level: 'silent' }));
     try {
       const response = await fetch(`http://127.0.0.1:${gateway.port}/readyz`);

@@ -1,12 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createClients } from '@masthead/core/clients';
 import { EVENT_STREAM, EVENT_SUBJECT_PREFIX, type DomainEvent } from '@masthead/core/events';
-import { startNats } from '@masthead/local-infra';
 import { AckPolicy, DeliverPolicy, nanos, StringCodec, type NatsConnection } from 'nats';
 import type { StackHandle } from './support.js';
 
@@ -54,23 +50,4 @@ export async function streamedEvents(nats: NatsConnection, name: string): Promis
   }
   await consumer.delete().catch(() => undefined);
   return events;
-}
-
-/** A nats-server of this test file's own (stopped by PID), for tests that stop and restart it or need its stream alone. */
-export async function privateNats(): Promise<{ url: string; restart(): Promise<void>; stopNow(): Promise<void>; stop(): Promise<void> }> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'masthead-nats-'));
-  let server = await startNats({ dataDir });
-  return {
-    url: server.url,
-    async stopNow() {
-      await server.process.stop();
-    },
-    async restart() {
-      server = await startNats({ dataDir, port: server.port });
-    },
-    async stop() {
-      await server.process.stop();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
 }

@@ -3,6 +3,7 @@ import { apiClient, startStack, type ApiClient, type Stack, type StackOptions } 
 import { MongoClient, type Db } from 'mongodb';
 import { connect, StringCodec, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { privateNats, type PrivateNats } from './nats-support.js';
 
 export interface StackHandle {
   stack: Stack;
@@ -12,31 +13,36 @@ export interface StackHandle {
   nats: NatsConnection;
 }
 
-/** One stack per test file over the run's shared FerretDB and NATS; stopped after the file. */
+/**
+ * One stack per test file over the run's shared FerretDB, on a NATS of the file's own unless the
+ * file brings one (`options.natsUrl`, read when the stack starts); stopped after the file.
+ */
 export function useStack(options: Partial<StackOptions> = {}): StackHandle {
   const handle = {} as StackHandle;
   let mongo: MongoClient;
+  let ownNats: PrivateNats | undefined;
   beforeAll(async () => {
+    if (!options.natsUrl) ownNats = await privateNats();
     // Every stack talks to the run's Firebase Auth emulator (document 1, section A).
     const idpEnv: Record<string, string> = inject('idpEmulatorHost') ? { FIREBASE_AUTH_EMULATOR_HOST: inject('idpEmulatorHost') } : {};
     // Billing's card-provider calls go to the run's localstripe (docs/adr/0110).
     const cardProviderEnv: Record<string, string> = inject('localStripeUrl') ? { CARDPROVIDER_API_BASE: inject('localStripeUrl') } : {};
     handle.stack = await startStack({
       mongoUrl: inject('mongoUrl'),
-      natsUrl: inject('natsUrl'),
       ...options,
+      natsUrl: options.natsUrl ?? ownNats!.url,
       env: { ...idpEnv, ...cardProviderEnv, ...options.env },
     });
     handle.api = apiClient(handle.stack.baseUrl);
     mongo = await MongoClient.connect(inject('mongoUrl'));
     handle.db = (service) => mongo.db(`${handle.stack.dbPrefix}${service}`);
-    // The stack's NATS: the run's, or the file's own when it brought one.
-    handle.nats = await connect({ servers: handle.stack.env['NATS_URL'] ?? inject('natsUrl') });
+    handle.nats = await connect({ servers: handle.stack.env['NATS_URL']! });
   });
   afterAll(async () => {
     await handle.nats?.close();
     await mongo?.close();
     await handle.stack?.stop();
+    await ownNats?.stop();
   });
   return handle;
 }

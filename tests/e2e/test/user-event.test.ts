@@ -3,7 +3,8 @@ import type { DomainEvent } from '@masthead/core/events';
 import { createMember, createTenant, type StackOptions } from '@masthead/testkit';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCli, integrationsOperator, privateNats, streamedEvents } from './integrations-platform-support.js';
+import { adminCli, integrationsOperator, streamedEvents } from './integrations-platform-support.js';
+import { privateNats } from './nats-support.js';
 import { anyIsoDate, anyRequestId, collectEvents, eventually, grpcCallCounter, useStack } from './support.js';
 
 /** Counts the gateway's outgoing gRPC calls (DESIGN.md "Hot paths"). */

@@ -1,10 +1,10 @@
-import { createMember, createTenant, type StackOptions, type Tenant } from '@masthead/testkit';
+import { createMember, createTenant, type Tenant } from '@masthead/testkit';
 import { startWebhookReceiver, verifyWebhook, type ReceivedWebhook, type WebhookReceiver } from '@masthead/service-testkit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { billingKit } from './billing-support.js';
 import { cardProviderTenant } from './card-provider-support.js';
 import { catalogKit, type Json } from './catalog-support.js';
-import { adminCli, privateNats } from './integrations-platform-support.js';
+import { adminCli } from './integrations-platform-support.js';
 import { anyIsoDate, eventually, useStack } from './support.js';
 import { ticketingKit } from './ti-events-support.js';
 
@@ -22,15 +22,7 @@ interface CreatedEndpoint {
  * publisher's endpoint (configured with the admin CLI), signed after Standard Webhooks.
  */
 describe('signed outbound webhooks', () => {
-  // A NATS of this file's own: other files' stacks reuse resource IDs on the run's shared stream.
-  let nats: Awaited<ReturnType<typeof privateNats>>;
-  const options: Partial<StackOptions> = {};
-  beforeAll(async () => {
-    nats = await privateNats();
-    options.natsUrl = nats.url;
-  });
-  const s = useStack(options);
-  afterAll(() => nats?.stop());
+  const s = useStack();
   const kit = catalogKit(s);
   const { buyer, pay } = billingKit(s);
   const ticketing = ticketingKit(s);
