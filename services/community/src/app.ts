@@ -109,7 +109,7 @@ export async function startCommunityService(config: CommunityConfig, logger?: Lo
         definition: InvitationsServiceService,
         implementation: invitationsHandlers({
           teamInvites: new TeamInviteService({ invites, members, access, pricings, payments, events }),
-          activation: new InviteActivationService({ invites, teams, members, pricings, memberships, payments, events }),
+          activation: new InviteActivationService({ invites, teams, members, pricings, memberships, payments, events, slots }),
           preview: new InvitePreviewService({ invites, teams, pricings, flood }),
         }),
       },

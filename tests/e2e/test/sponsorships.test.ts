@@ -27,8 +27,8 @@ describe('sponsorships', () => {
   const result = (response: { status: number; body: unknown }) => ({ status: response.status, body: response.body });
 
   /** A resource with a gift plan and Pricing, and a signed-in sponsor. */
-  async function arrange() {
-    const tenant = await createTenant(s.stack);
+  async function arrange(settings: Json = {}) {
+    const tenant = await createTenant(s.stack, { settings });
     const plan = await kit.plan(tenant, 'gift', { title: 'Gift' });
     const pricing = await kit.pricing(plan.id, 'Gift year', { price: 5000, period: '1 year' });
     const sponsor = await kit.signedInMember(tenant);
@@ -593,6 +593,53 @@ describe('sponsorships', () => {
       expect(
         (await community().sponsorships.getMembershipSponsorship({ resourceId: a.tenant.resourceId, membershipId: own })).sponsored,
       ).toBe(false);
+    });
+
+    it('with single_subscription, an invite activation clears the member’s shared seats and stops their gifts', async () => {
+      const a = await arrange({ single_subscription: true });
+      const gifted = await gift(a);
+      const shared = await gift(a, { seatsPerSlot: 3 });
+      const ada = await memberOf(a.tenant);
+      const held: number[] = [];
+      for (const sponsorship of [gifted, shared]) {
+        const activated = await activate(ada.headers, sponsorship.slots[0]!.code);
+        expect(activated.status).toBe(200);
+        held.push(activated.body['user_subscription_id'] as number);
+      }
+      const news = await kit.plan(a.tenant, 'news', { title: 'News' });
+      const free = await kit.pricing(news.id, 'News free', { price: 0 });
+      await community().invitations.createInvitationCode({
+        resourceId: a.tenant.resourceId,
+        pricingId: free.id,
+        code: 'single-switch-01',
+        activationsLimit: 0,
+        email: '',
+        title: '',
+        description: '',
+      });
+      const turnedOff = collectEvents(s.nats, 'sponsor_payment_turned_off');
+      const switched = await s.api('/invite-activation', { method: 'POST', headers: ada.headers, json: { invite: 'single-switch-01' } });
+      expect(result(switched)).toEqual({ status: 200, body: { result: true, subscription_id: free.id } });
+
+      const seats = s.db('community').collection('sponsorship_slot_activations');
+      // The gift stays bound to Ada, its sponsor no longer paying; the shared seat is free again.
+      expect(await seats.find({ sponsorship_id: gifted.id }).toArray()).toEqual([
+        expect.objectContaining({ user_id: ada.id, membership_id: held[0], is_paying_by_sponsor: false }),
+      ]);
+      expect(await seats.countDocuments({ sponsorship_id: shared.id })).toBe(0);
+      for (const [index, sponsorship] of [gifted, shared].entries()) {
+        expect((await eventWhere(turnedOff, 'sponsorship_id', sponsorship.id))['payload']).toEqual({
+          slot_id: sponsorship.slots[0]!.id,
+          sponsorship_id: sponsorship.id,
+          user_id: ada.id,
+          membership_id: held[index],
+        });
+      }
+      const renewal = await community().sponsorships.getMembershipSponsorship({ resourceId: a.tenant.resourceId, membershipId: held[0]! });
+      expect(renewal).toEqual(expect.objectContaining({ sponsored: true, isPayingBySponsor: false }));
+      // Someone else can take the freed seat.
+      const bea = await memberOf(a.tenant);
+      expect((await activate(bea.headers, shared.slots[0]!.code)).status).toBe(200);
     });
   });
 

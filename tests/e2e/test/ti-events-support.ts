@@ -7,7 +7,7 @@ import { afterAll } from 'vitest';
 import type { Json } from './catalog-support.js';
 import type { StackHandle } from './support.js';
 
-type CommunityOperator = Clients<'tiEvents' | 'ticketSales' | 'passes' | 'sponsorships'> & { close(): void };
+type CommunityOperator = Clients<'tiEvents' | 'ticketSales' | 'passes' | 'sponsorships' | 'invitations'> & { close(): void };
 
 /**
  * Events, tickets and passes arranged as operators and checkout make them: events and tickets
@@ -19,7 +19,7 @@ export function ticketingKit(s: StackHandle) {
   afterAll(() => clients?.close());
   const community = (): CommunityOperator =>
     (clients ??= createClients(
-      ['tiEvents', 'ticketSales', 'passes', 'sponsorships'],
+      ['tiEvents', 'ticketSales', 'passes', 'sponsorships', 'invitations'],
       { community: s.stack.env['COMMUNITY_ADDR']! },
       { defaultDeadlineMs: 10_000 },
     ));

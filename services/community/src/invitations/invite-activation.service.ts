@@ -2,6 +2,7 @@ import type { EventPublisher } from '@masthead/core/events';
 import type { ClientOf } from '@masthead/core/clients';
 import type { Membership, Pricing } from '@masthead/proto/catalog';
 import type { Caller } from '@masthead/proto/community/teams';
+import type { SlotRepository } from '../sponsorships/slot.repository.js';
 import type { PaymentCustomers } from '../support/payment-customers.js';
 import type { TeamMemberRepository } from '../teams/team-member.repository.js';
 import type { TeamRepository } from '../teams/team.repository.js';
@@ -27,6 +28,7 @@ interface Deps {
   memberships: ClientOf<'memberships'>;
   payments: PaymentCustomers;
   events: EventPublisher;
+  slots: SlotRepository;
 }
 
 /** The checks both invite operations share (document 2 D), with a comparison email or none. */
@@ -95,8 +97,9 @@ export class InviteActivationService {
 
   /**
    * The granted membership replaces the member's other active memberships of the same plan, and
-   * with the resource's `single_subscription` every other one of the resource (document 2 D;
-   * docs/adr/0137). Like the original's unchecked saves, a failed detach does not undo the grant.
+   * with the resource's `single_subscription` every other one of the resource, sponsored ones
+   * included (document 2 D; docs/adr/0137). Like the original's unchecked saves, a failed detach
+   * does not undo the grant.
    */
   private async replaceOthers(caller: Caller, pricing: Pricing, keepId: number, single: boolean): Promise<void> {
     const { resourceId, userId } = caller;
@@ -108,8 +111,32 @@ export class InviteActivationService {
       await Promise.allSettled(
         replaced.map((membership) => this.deps.memberships.detachMembership({ resourceId, userId, membershipId: membership.id })),
       );
+      if (single) await this.endSponsoredSeats(caller, new Set(replaced.map((membership) => membership.id)));
     } catch {
       /* the membership is granted; replacing the others is best effort (docs/adr/0137) */
+    }
+  }
+
+  /**
+   * "Clear or stop sponsorships" (document 2 D): the seats whose memberships were replaced stop
+   * costing their sponsors. A seat of a multi-seat slot is cleared (freed for someone else); a
+   * gift, bound to this member, is stopped (the sponsor pays no more). Either way the sponsor's
+   * payment for the member ends (`sponsor_payment_turned_off`, docs/adr/0218).
+   */
+  private async endSponsoredSeats(caller: Caller, replacedIds: Set<number>): Promise<void> {
+    const seats = (await this.deps.slots.activationsOfUser(caller.resourceId, caller.userId)).filter(
+      (seat) => seat.membership_id !== null && replacedIds.has(seat.membership_id),
+    );
+    for (const seat of seats) {
+      const slot = await this.deps.slots.find(caller.resourceId, seat.slot_id);
+      if (slot && slot.seats > 1) await this.deps.slots.deleteActivation(seat._id);
+      else if (seat.is_paying_by_sponsor) await this.deps.slots.updateActivation(seat._id, { is_paying_by_sponsor: false });
+      else continue;
+      await this.deps.events.publish({
+        name: 'sponsor_payment_turned_off',
+        resourceId: caller.resourceId,
+        payload: { slot_id: seat.slot_id, sponsorship_id: seat.sponsorship_id, user_id: caller.userId, membership_id: seat.membership_id },
+      });
     }
   }
 
