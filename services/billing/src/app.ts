@@ -52,6 +52,7 @@ import { ResourceTransactionsReader } from './member-views/resource-transactions
 import { ChargeSources } from './payments/charge-source.js';
 import { PaymentRunner } from './payments/payment.runner.js';
 import { PromoRepository } from './promos/promo.repository.js';
+import { AbandonedUses } from './promos/abandoned-uses.js';
 import { PromoService } from './promos/promo.service.js';
 import { ProviderWriteLedger } from './provider-writes/provider-write.ledger.js';
 import { DueRefundRepository } from './refunds/refund.repository.js';
@@ -74,7 +75,10 @@ export interface BillingHooks {
   now?: () => Date;
 }
 
-/** A hold without a transaction this old lost its checkout (a crash before the transaction was recorded). */
+/**
+ * A hold or a promo use without a transaction this old lost its checkout (a crash before the
+ * transaction was recorded); a checkout's request ends long before.
+ */
 const HOLD_LEASE_MS = 60_000;
 
 /**
@@ -167,7 +171,19 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     config,
   });
   const payments = new AccountRequestPaymentService({ accountRequests, providers, ledger, logger: runtime.logger });
-  const promos = new PromoService({ promos: promoRows });
+  const promos = new PromoService({
+    promos: promoRows,
+    abandoned: new AbandonedUses({
+      promos: promoRows,
+      intervalMs: HOLD_LEASE_MS,
+      now: () => now().getTime(),
+      holderState: async (claimKey, claimedAt) => {
+        const transaction = await transactionRows.findByKey(claimKey);
+        if (transaction) return transaction.status === 'failed' ? 'abandoned' : 'recorded';
+        return now().getTime() - claimedAt.getTime() > HOLD_LEASE_MS ? 'abandoned' : 'running';
+      },
+    }),
+  });
   const paymentRunner = new PaymentRunner({ providers, ledger });
   const chargeSources = new ChargeSources({ customers: customerRows, sources: sourceRows });
   const renewals = new RenewalService({

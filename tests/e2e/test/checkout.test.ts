@@ -274,6 +274,40 @@ describe('checkout', () => {
       ]);
     });
 
+    it('gives back a use claimed by a checkout that died before recording its transaction', async () => {
+      const { tenant, pricing } = await shop();
+      const uses = s.db('billing').collection('promo_redemptions');
+      /** A use as a checkout that died after its claim left it, claimed `ageMs` ago. */
+      const orphan = async (code: string, ageMs: number) => {
+        const created = await promo(tenant, { code, discountType: 'percent', discountValue: 50, maxUses: 1 });
+        await uses.insertOne({
+          _id: `${created.id}:0` as never,
+          promo_id: created.id,
+          claim_key: `checkout:${tenant.resourceId}:0:key:dead-${code}`,
+          created_at: new Date(Date.now() - ageMs),
+        });
+        return created.id;
+      };
+      // Past the lease (a minute): the use is given back and the purchase gets the discount.
+      const stale = await orphan('STALE1', 120_000);
+      const first = await pay((await buyer(tenant)).headers, [item(pricing.id, { promo: 'stale1' })]);
+      expect([first.status, first.body['total_price']]).toEqual([200, 499]);
+      expect(await uses.find({ promo_id: stale }).toArray()).toEqual([
+        expect.objectContaining({ claim_key: expect.not.stringContaining('dead') }),
+      ]);
+      // Within the lease the checkout may still be running: the use stays its own.
+      const young = await orphan('YOUNG1', 0);
+      const second = await pay((await buyer(tenant)).headers, [item(pricing.id, { promo: 'young1' })]);
+      expect([second.status, second.body]).toEqual([409, error('invalid_promo')]);
+      expect(await uses.countDocuments({ promo_id: young, claim_key: { $regex: /dead/ } })).toBe(1);
+      // A use whose purchase was recorded is kept, and marked so that it is not looked at again.
+      const used = await promo(tenant, { code: 'ONCE1', discountType: 'percent', discountValue: 50, maxUses: 1 });
+      expect((await pay((await buyer(tenant)).headers, [item(pricing.id, { promo: 'once1' })])).status).toBe(200);
+      const refused = await pay((await buyer(tenant)).headers, [item(pricing.id, { promo: 'once1' })]);
+      expect([refused.status, refused.body]).toEqual([409, error('invalid_promo')]);
+      expect(await uses.find({ promo_id: used.id }).toArray()).toEqual([expect.objectContaining({ confirmed: true })]);
+    });
+
     it('answers each documented payment-source and provider error', async () => {
       const { tenant, pricing } = await shop();
       const m = await buyer(tenant);

@@ -76,6 +76,18 @@ export class PromoRepository {
     return slot !== null;
   }
 
+  /** The code's uses whose checkouts were not yet seen recorded (ADR 0220). */
+  unconfirmedUses(promoId: number): Promise<PromoRedemptionRecord[]> {
+    return this.redemptions
+      .find({ promo_id: promoId, confirmed: { $ne: true } })
+      .lean<PromoRedemptionRecord[]>()
+      .exec();
+  }
+
+  async confirmUse(id: string): Promise<void> {
+    await this.redemptions.updateOne({ _id: id }, { $set: { confirmed: true } }).exec();
+  }
+
   /** Gives back the uses a checkout claimed (it failed: nothing was bought). */
   async release(claimKey: string): Promise<void> {
     await this.redemptions.deleteMany({ claim_key: claimKey }).exec();

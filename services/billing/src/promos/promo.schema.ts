@@ -36,6 +36,8 @@ export interface PromoRedemptionRecord {
   promo_id: number;
   claim_key: string;
   created_at: Date;
+  /** Set once its checkout's transaction was seen recorded: the use is not given back (ADR 0220). */
+  confirmed?: boolean;
 }
 
 const promoSchema = new Schema<PromoCodeRecord>(
@@ -68,6 +70,7 @@ const redemptionSchema = new Schema<PromoRedemptionRecord>(
     promo_id: { type: Number, required: true },
     claim_key: { type: String, required: true },
     created_at: { type: Date, required: true },
+    confirmed: { type: Boolean },
   },
   { collection: 'promo_redemptions', versionKey: false },
 );

@@ -9,6 +9,7 @@ import {
   promoNotFound,
   promoNotStarted,
 } from './promo.errors.js';
+import type { AbandonedUses } from './abandoned-uses.js';
 import type { PromoRepository } from './promo.repository.js';
 import type { PromoCodeRecord } from './promo.schema.js';
 
@@ -52,7 +53,7 @@ export interface AppliedPromo {
 
 /** Promo codes (docs/adr/0144): operators define them; checkout checks, applies and claims them. */
 export class PromoService {
-  constructor(private readonly deps: { promos: PromoRepository }) {}
+  constructor(private readonly deps: { promos: PromoRepository; abandoned?: AbandonedUses }) {}
 
   async create(request: unknown): Promise<PromoCodeRecord> {
     let command: CreatePromoCommand;
@@ -106,7 +107,7 @@ export class PromoService {
     if (promo.valid_until && now >= promo.valid_until) throw promoExpired();
     if (promo.pricing_ids.length > 0 && !promo.pricing_ids.includes(item.itemId)) throw promoNotApplicable();
     if (promo.discount_type === 'amount' && promo.currency !== item.currency.toUpperCase()) throw promoNotApplicable();
-    if (promo.max_uses > 0 && (await this.deps.promos.uses(promo._id)) >= promo.max_uses) throw promoExhausted();
+    if (promo.max_uses > 0 && (await this.usedUp(promo))) throw promoExhausted();
     const discount =
       promo.discount_type === 'percent'
         ? Math.round((item.price * promo.discount_value) / 100)
@@ -117,11 +118,24 @@ export class PromoService {
   /** Takes one use of each limited code for the checkout `claimKey`; 409 invalid_promo when one is used up. */
   async claim(promos: PromoCodeRecord[], claimKey: string): Promise<void> {
     for (const promo of promos) {
-      if (promo.max_uses > 0 && !(await this.deps.promos.claim(promo._id, promo.max_uses, claimKey))) {
+      if (promo.max_uses > 0 && !(await this.claimOne(promo, claimKey))) {
         await this.release(claimKey);
         throw promoExhausted();
       }
     }
+  }
+
+  private async claimOne(promo: PromoCodeRecord, claimKey: string): Promise<boolean> {
+    const claim = () => this.deps.promos.claim(promo._id, promo.max_uses, claimKey);
+    if (await claim()) return true;
+    return (await this.deps.abandoned?.giveBack(promo._id)) ? claim() : false;
+  }
+
+  /** Every use taken, after giving back those of checkouts that died before recording (ADR 0220). */
+  private async usedUp(promo: PromoCodeRecord): Promise<boolean> {
+    const usedUp = async () => (await this.deps.promos.uses(promo._id)) >= promo.max_uses;
+    if (!(await usedUp())) return false;
+    return (await this.deps.abandoned?.giveBack(promo._id)) ? usedUp() : true;
   }
 
   release(claimKey: string): Promise<void> {
