@@ -10,6 +10,7 @@ import { CardProviderConnectionServiceService } from '@masthead/proto/billing/co
 import { LegacySourceServiceService } from '@masthead/proto/billing/legacy_sources';
 import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
 import { PromoCodeServiceService } from '@masthead/proto/billing/promos';
+import { OwedRefundServiceService } from '@masthead/proto/billing/refunds';
 import { RenewalServiceService } from '@masthead/proto/billing/renewals';
 import { WebhookServiceService } from '@masthead/proto/billing/webhooks';
 import { TransactionServiceService } from '@masthead/proto/billing/transactions';
@@ -40,6 +41,7 @@ import { checkoutHandlers } from './grpc/checkout.handlers.js';
 import { externalHandlers } from './grpc/external.handlers.js';
 import { paymentSourceHandlers } from './grpc/payment-sources.handlers.js';
 import { promoHandlers } from './grpc/promos.handlers.js';
+import { owedRefundHandlers } from './grpc/refunds.handlers.js';
 import { renewalHandlers } from './grpc/renewals.handlers.js';
 import { webhookHandlers } from './grpc/webhooks.handlers.js';
 import { WebhookEventRepository } from './webhooks/webhook-event.repository.js';
@@ -224,6 +226,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     events: runtime.events,
     logger: runtime.logger,
     batch: config.REFUND_BATCH,
+    now,
   });
   const checkout = new CheckoutService({
     fulfilments: new FulfilmentRegistry([
@@ -321,6 +324,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
         ),
       },
       { name: 'masthead.billing.v1.PromoCodeService', definition: PromoCodeServiceService, implementation: promoHandlers(promos) },
+      { name: 'masthead.billing.v1.OwedRefundService', definition: OwedRefundServiceService, implementation: owedRefundHandlers(refunds) },
       { name: 'masthead.billing.v1.RenewalService', definition: RenewalServiceService, implementation: renewalHandlers(renewals) },
       { name: 'masthead.billing.v1.WebhookService', definition: WebhookServiceService, implementation: webhookHandlers(webhooks) },
       {

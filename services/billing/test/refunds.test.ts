@@ -110,6 +110,7 @@ describe('owed refunds', () => {
 
   it('keeps a refund the provider cannot make now, and makes it once, under the line’s key, whoever retries', async () => {
     let provider = down;
+    let clock = Date.now();
     const ledger = new ProviderWriteLedger(runtime.db, {
       staleAfterMs: 60_000,
       waitMs: 1000,
@@ -132,6 +133,7 @@ describe('owed refunds', () => {
       events: runtime.events,
       logger: runtime.logger,
       batch: 100,
+      now: () => new Date(clock),
     });
     const paid = await paidCart();
     const key = refundKey(paid, 1);
@@ -142,13 +144,30 @@ describe('owed refunds', () => {
     await refunds.owe(paid, 1);
     await refunds.owe(paid, 1);
     expect(await refunds.settleOwed(paid)).toMatchObject({ status: 'succeeded', amount_refunded: 0, refunds: [] });
-    expect(await dues.of(paid._id)).toEqual([{ _id: key, transaction_id: paid._id, line: 1, amount: 2500, created_at: expect.any(Date) }]);
+    expect(await dues.of(paid._id)).toEqual([
+      {
+        _id: key,
+        transaction_id: paid._id,
+        line: 1,
+        amount: 2500,
+        created_at: expect.any(Date),
+        attempts: 1,
+        next_attempt_at: new Date(clock + 60_000),
+        last_error: expect.any(String),
+      },
+    ]);
+    expect(await providerRefunds()).toEqual([]);
+    // A pass leaves it alone until its backoff is over (ADR 0221).
+    provider = up;
+    expect(await refunds.runOwed()).toBe(0);
     expect(await providerRefunds()).toEqual([]);
 
     // Back, but the process dies after the provider refunded and before it recorded that.
-    provider = up;
+    clock += 60_000;
     crashes = 1;
     expect(await refunds.runOwed()).toBe(0);
+    expect(await dues.of(paid._id)).toEqual([expect.objectContaining({ attempts: 2, next_attempt_at: new Date(clock + 120_000) })]);
+    clock += 120_000;
     expect((await providerRefunds()).map((refund) => [refund.amount, refund.metadata?.['masthead_key']])).toEqual([[2500, key]]);
     expect(await dues.of(paid._id)).toHaveLength(1);
 
@@ -172,5 +191,40 @@ describe('owed refunds', () => {
     // A line that cost nothing owes nothing.
     await refunds.owe({ ...paid, purchases: paid.purchases.map((purchase) => ({ ...purchase, amount: 0 })) }, 0);
     expect(await dues.of(paid._id)).toEqual([]);
+  });
+
+  it('backs off a refund the provider refuses, so that it does not hold up the ones after it', async () => {
+    const clock = Date.now();
+    const dues = new DueRefundRepository(runtime.db);
+    const transactions = new TransactionRepository(runtime.db);
+    const refunds = new RefundService({
+      transactions,
+      dues,
+      providers: { for: async () => up },
+      ledger: new ProviderWriteLedger(runtime.db, { staleAfterMs: 60_000, waitMs: 1000 }),
+      memberships: catalog.memberships,
+      events: runtime.events,
+      logger: runtime.logger,
+      batch: 1,
+      now: () => new Date(clock),
+    });
+    // The older refund's payment is unknown to the provider: it refuses the refund every time.
+    const refused = await paidCart();
+    await runtime.db
+      .collection('transactions')
+      .updateOne({ _id: refused._id as never }, { $set: { payment_id: 'pi_unknown_to_the_provider' } });
+    await refunds.owe({ ...refused, payment_id: 'pi_unknown_to_the_provider' }, 1);
+    const later = await paidCart();
+    await refunds.owe(later, 1);
+
+    expect(await refunds.runOwed()).toBe(0);
+    expect(await dues.of(refused._id)).toEqual([
+      expect.objectContaining({ attempts: 1, next_attempt_at: new Date(clock + 60_000), last_error: expect.stringMatching(/^refused /) }),
+    ]);
+    // One refund per pass: the next pass takes the later one, the refused one waits its turn.
+    expect(await refunds.runOwed()).toBe(1);
+    expect(await dues.of(later._id)).toEqual([]);
+    expect(await transactions.findById(later._id)).toMatchObject({ amount_refunded: 2500 });
+    expect(await dues.of(refused._id)).toEqual([expect.objectContaining({ attempts: 1 })]);
   });
 });

@@ -248,4 +248,39 @@ describe('operator path', () => {
       stderr: expect.stringContaining('--percent-off'),
     });
   });
+
+  it('lists the refunds billing owes and retries one at once (docs/adr/0221)', async () => {
+    // A refund owed on a transaction that cannot be found: every attempt fails, and says why.
+    const key = `masthead:1:1:refund:${900_000 + Math.floor(Math.random() * 99_999)}:0:v1`;
+    const transactionId = Number(key.split(':')[4]);
+    await s
+      .db('billing')
+      .collection('refunds_due')
+      .insertOne({ _id: key as never, transaction_id: transactionId, line: 0, amount: 2500, created_at: new Date() });
+    const listed = JSON.parse((await cli('list-owed-refunds', '--limit', '10')).stdout) as Array<Record<string, unknown>>;
+    expect(listed).toContainEqual({
+      key,
+      transaction_id: transactionId,
+      line: 0,
+      amount: 2500,
+      created_at: expect.any(String),
+      attempts: 0,
+      next_attempt_at: null,
+      last_error: null,
+    });
+    const retried = JSON.parse((await cli('retry-owed-refund', '--key', key)).stdout) as Record<string, unknown>;
+    expect(retried).toEqual({
+      made: false,
+      refund: expect.objectContaining({
+        key,
+        attempts: 1,
+        next_attempt_at: expect.any(String),
+        last_error: `transaction ${transactionId} of an owed refund is missing`,
+      }),
+    });
+    const unknown = await cli('retry-owed-refund', '--key', 'masthead:no-such-refund').catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining('owed_refund_not_found') });
+  });
 });

@@ -24,6 +24,7 @@ import {
   providerCommands,
 } from './provider-commands.js';
 import { PROMO_COMMANDS, PROMO_FLAG_OPTIONS, PROMO_MULTIPLE_OPTIONS, PROMO_STRING_OPTIONS, PROMO_USAGE } from './promo-commands.js';
+import { REFUND_COMMANDS, REFUND_STRING_OPTIONS, REFUND_USAGE } from './refund-commands.js';
 
 const USAGE = `masthead-admin <command> [options]
 
@@ -89,7 +90,7 @@ Commands:
                                         a sponsorship (gift) with its slots, as checkout creates
                                         one for a purchase; --purchase-key makes a repeat answer
                                         the first (default: a new key)
-${PROMO_USAGE}${PLATFORM_USAGE}${PROVIDER_USAGE}`;
+${PROMO_USAGE}${REFUND_USAGE}${PLATFORM_USAGE}${PROVIDER_USAGE}`;
 
 /** A service account as the operator sees it: no key, no hash. */
 const showServiceAccount = (account: ServiceAccount | undefined) =>
@@ -140,6 +141,7 @@ const relationshipLabel = (status: RelationshipStatus): string =>
 const COMMANDS: Record<string, (clients: AdminClients, values: Values, positionals: string[]) => Promise<unknown>> = {
   ...PLATFORM_COMMANDS,
   ...PROMO_COMMANDS,
+  ...REFUND_COMMANDS,
   'load-fixture': async (clients, values, [file]) => {
     if (!file) throw new UsageError('load-fixture needs a file');
     const fixture = parseFixture(JSON.parse(await readFile(file, 'utf8')));
@@ -355,6 +357,7 @@ const STRING_OPTIONS = [
   'seats-per-slot',
   'purchase-key',
   ...PROMO_STRING_OPTIONS,
+  ...REFUND_STRING_OPTIONS,
   ...PLATFORM_STRING_OPTIONS,
   ...PROVIDER_STRING_OPTIONS,
 ];

@@ -24,6 +24,7 @@ const ADMIN_CLIENTS = [
   'publicEvents',
   'webhooks',
   'promoCodes',
+  'owedRefunds',
 ] as const;
 
 export type AdminClients = Clients<(typeof ADMIN_CLIENTS)[number]> & { close(): void };

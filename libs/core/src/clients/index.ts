@@ -11,6 +11,7 @@ import { CheckoutServiceService } from '@masthead/proto/billing/checkout';
 import { ExternalPurchaseServiceService } from '@masthead/proto/billing/external';
 import { PaymentSourceServiceService } from '@masthead/proto/billing/payment_sources';
 import { PromoCodeServiceService } from '@masthead/proto/billing/promos';
+import { OwedRefundServiceService } from '@masthead/proto/billing/refunds';
 import { RenewalServiceService } from '@masthead/proto/billing/renewals';
 import { WebhookServiceService } from '@masthead/proto/billing/webhooks';
 import { TransactionServiceService } from '@masthead/proto/billing/transactions';
@@ -101,6 +102,8 @@ export const SERVICE_CLIENTS = {
   cardProviderWebhooks: { definition: WebhookServiceService, process: 'billing' },
   /** Promo codes; operators only (ADR 0144). */
   promoCodes: { definition: PromoCodeServiceService, process: 'billing' },
+  /** Refunds billing owes and has not made yet; operators only (ADR 0221). */
+  owedRefunds: { definition: OwedRefundServiceService, process: 'billing' },
   community: { definition: CommunityServiceService, process: 'community' },
   /** Teams and their members (document 2 C). */
   teams: { definition: TeamsServiceService, process: 'community' },

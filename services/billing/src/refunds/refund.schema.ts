@@ -14,6 +14,12 @@ export interface DueRefundRecord {
   /** Minor units: the line's amount. */
   amount: number;
   created_at: Date;
+  /** Failed attempts so far; absent before the first (ADR 0221). */
+  attempts?: number;
+  /** Not tried again before this (a backoff after each failure); absent or null: now. */
+  next_attempt_at?: Date | null;
+  /** Why the last attempt failed, for operators: the provider's code and message, or the error's. */
+  last_error?: string | null;
 }
 
 const dueRefundSchema = new Schema<DueRefundRecord>(
@@ -23,6 +29,9 @@ const dueRefundSchema = new Schema<DueRefundRecord>(
     line: { type: Number, required: true },
     amount: { type: Number, required: true },
     created_at: { type: Date, required: true },
+    attempts: { type: Number },
+    next_attempt_at: { type: Date },
+    last_error: { type: String },
   },
   { collection: 'refunds_due', versionKey: false },
 );

@@ -12,6 +12,7 @@ import { publishChanged } from '../transactions/transaction.events.js';
 import type { TransactionRepository } from '../transactions/transaction.repository.js';
 import type { TransactionRecord } from '../transactions/transaction.schema.js';
 import type { DueRefundRepository } from './refund.repository.js';
+import { owedRefundNotFound } from './refund.errors.js';
 import type { DueRefundRecord } from './refund.schema.js';
 
 /** The idempotency key of the refund of one purchase line: derived from our record (docs/adr/0121, 0201). */
@@ -21,6 +22,22 @@ export const refundKey = (transaction: Pick<TransactionRecord, '_id' | 'resource
 /** The provider could not make it now (down, slow, refused) or another caller holds its write: it stays owed. */
 const leftOwed = (error: unknown): boolean =>
   classifyPaymentFailure(error) !== null || (isServiceError(error) && error.code === providerWriteInProgress.definition.code);
+
+/** The first retry of a failed refund waits this long, each later one twice as long, up to `RETRY_MAX_MS` (ADR 0221). */
+const RETRY_BASE_MS = 60_000;
+const RETRY_MAX_MS = 6 * 60 * 60_000;
+
+/** When an owed refund that failed `attempts` times is tried again. */
+export function nextAttemptAfter(attempts: number, now: Date): Date {
+  return new Date(now.getTime() + Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1)));
+}
+
+/** What an operator reads about a failed attempt: the provider's answer, or the error. */
+function failureText(error: unknown): string {
+  const failure = classifyPaymentFailure(error);
+  const text = failure ? `${failure.kind} ${failure.code}: ${failure.message}` : error instanceof Error ? error.message : String(error);
+  return text.slice(0, 500);
+}
 
 interface Deps {
   transactions: TransactionRepository;
@@ -32,6 +49,7 @@ interface Deps {
   logger: Logger;
   /** Owed refunds one pass takes at most. */
   batch: number;
+  now?: () => Date;
 }
 
 /**
@@ -68,10 +86,31 @@ export class RefundService {
         await this.make(transaction, due);
       } catch (error) {
         if (!leftOwed(error)) throw error;
-        this.deps.logger.warn({ err: error, transaction: transaction._id, line: due.line }, 'refund left owed for the next pass');
+        await this.leaveOwed(due, error);
       }
     }
     return (await this.deps.transactions.findById(transaction._id)) ?? transaction;
+  }
+
+  /** The refunds still owed, oldest first (operators). */
+  listOwed(limit: number): Promise<DueRefundRecord[]> {
+    return this.deps.dues.list(limit);
+  }
+
+  /**
+   * An operator's retry of one owed refund, whatever its backoff: made now, or its failure
+   * recorded and answered (it stays owed). 404 owed_refund_not_found.
+   */
+  async retryOwed(key: string): Promise<{ made: true } | { made: false; due: DueRefundRecord }> {
+    const due = key ? await this.deps.dues.find(key) : null;
+    if (!due) throw owedRefundNotFound();
+    try {
+      await this.makeOwed(due);
+      return { made: true };
+    } catch (error) {
+      await this.leaveOwed(due, error);
+      return { made: false, due: (await this.deps.dues.find(key)) ?? due };
+    }
   }
 
   /** Makes the oldest owed refunds (the timer's pass); answers how many. One pass at a time per process. */
@@ -82,17 +121,38 @@ export class RefundService {
 
   private async pass(): Promise<number> {
     let made = 0;
-    for (const due of await this.deps.dues.oldest(this.deps.batch)) {
+    for (const due of await this.deps.dues.dueBy(this.now(), this.deps.batch)) {
       try {
-        const transaction = await this.deps.transactions.findById(due.transaction_id);
-        if (!transaction) throw new Error(`transaction ${due.transaction_id} of an owed refund is missing`);
-        await this.make(transaction, due);
+        await this.makeOwed(due);
         made++;
       } catch (error) {
-        this.deps.logger.warn({ err: error, transaction: due.transaction_id, line: due.line }, 'refund left owed for the next pass');
+        await this.leaveOwed(due, error);
       }
     }
     return made;
+  }
+
+  private async makeOwed(due: DueRefundRecord): Promise<void> {
+    const transaction = await this.deps.transactions.findById(due.transaction_id);
+    if (!transaction) throw new Error(`transaction ${due.transaction_id} of an owed refund is missing`);
+    await this.make(transaction, due);
+  }
+
+  /** A failed attempt: the refund stays owed and waits longer after each failure (ADR 0221). */
+  private async leaveOwed(due: DueRefundRecord, error: unknown): Promise<void> {
+    const attempts = (due.attempts ?? 0) + 1;
+    const next = nextAttemptAfter(attempts, this.now());
+    this.deps.logger.warn(
+      { err: error, transaction: due.transaction_id, line: due.line, attempts, next_attempt_at: next },
+      'refund left owed for a later pass',
+    );
+    await this.deps.dues.failed(due._id, attempts, next, failureText(error)).catch((failure: unknown) => {
+      this.deps.logger.warn({ err: failure, transaction: due.transaction_id }, 'failed refund attempt not recorded');
+    });
+  }
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
   }
 
   /** The refund of one owed line, at most once (its key), then mirrored; only then is it no longer owed. */
