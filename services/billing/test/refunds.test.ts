@@ -227,4 +227,43 @@ describe('owed refunds', () => {
     expect(await transactions.findById(later._id)).toMatchObject({ amount_refunded: 2500 });
     expect(await dues.of(refused._id)).toEqual([expect.objectContaining({ attempts: 1 })]);
   });
+
+  it('owes nothing more once the whole charge was refunded on the provider by hand', async () => {
+    const dues = new DueRefundRepository(runtime.db);
+    const transactions = new TransactionRepository(runtime.db);
+    const refunds = new RefundService({
+      transactions,
+      dues,
+      providers: { for: async () => up },
+      ledger: new ProviderWriteLedger(runtime.db, { staleAfterMs: 60_000, waitMs: 1000 }),
+      memberships: catalog.memberships,
+      events: runtime.events,
+      logger: runtime.logger,
+      batch: 10,
+    });
+    /** A paid cart whose membership line granted nothing: a full refund ends nothing (no catalog here). */
+    const cartGrantingNothing = async () => {
+      const cart = await paidCart();
+      await runtime.db.collection('transactions').updateOne({ _id: cart._id as never }, { $set: { 'purchases.0.fulfilled_id': null } });
+      return (await transactions.findById(cart._id))!;
+    };
+    const paid = await cartGrantingNothing();
+    // An operator refunded the whole payment on the provider's dashboard: no key of ours on it.
+    await sdk.refunds.create({ payment_intent: paid.payment_id! });
+    await refunds.owe(paid, 1);
+    const settled = await refunds.settleOwed(paid);
+    expect(await dues.of(paid._id)).toEqual([]);
+    expect(settled).toMatchObject({ status: 'refunded', amount_refunded: 7500 });
+    expect((await sdk.refunds.list({ charge: paid.charge_id!, limit: 100 })).data).toHaveLength(1);
+
+    // Refunded in part by hand: the line's refund is capped at what the payment has left.
+    const partly = await cartGrantingNothing();
+    await sdk.refunds.create({ payment_intent: partly.payment_id!, amount: 6000 });
+    await refunds.owe(partly, 1);
+    expect(await refunds.settleOwed(partly)).toMatchObject({ amount_refunded: 7500 });
+    expect((await sdk.refunds.list({ charge: partly.charge_id!, limit: 100 })).data.map((refund) => refund.amount).sort()).toEqual([
+      1500, 6000,
+    ]);
+    expect(await dues.of(partly._id)).toEqual([]);
+  });
 });

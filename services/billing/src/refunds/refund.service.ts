@@ -39,6 +39,13 @@ function failureText(error: unknown): string {
   return text.slice(0, 500);
 }
 
+/** The payment was refunded in full already (by hand, on the provider): no refund to make. */
+class NothingLeftToRefund extends Error {
+  constructor() {
+    super('the payment has nothing left to refund');
+  }
+}
+
 interface Deps {
   transactions: TransactionRepository;
   dues: DueRefundRepository;
@@ -160,10 +167,22 @@ export class RefundService {
     const payment = transaction.payment_id;
     if (!payment) throw new Error(`transaction ${transaction._id} has no provider payment to refund`);
     const provider = await this.deps.providers.for(transaction.resource_id, transaction.mode);
-    await this.deps.ledger.once(due._id, {
-      find: async () => (await provider.findRefundByKey(payment, due._id))?.id ?? null,
-      create: async () => (await provider.createRefund({ payment, amount: due.amount }, due._id)).id,
-    });
+    try {
+      await this.deps.ledger.once(due._id, {
+        find: async () => (await provider.findRefundByKey(payment, due._id))?.id ?? null,
+        create: async () => {
+          // Never more than the payment has left: an operator may have refunded some or all of it
+          // on the provider by hand, which the provider's webhook mirrors (ADR 0221).
+          const current = await provider.retrievePayment(payment);
+          const left = current.amount - current.amountRefunded;
+          if (left <= 0) throw new NothingLeftToRefund();
+          return (await provider.createRefund({ payment, amount: Math.min(due.amount, left) }, due._id)).id;
+        },
+      });
+    } catch (error) {
+      // The member has had the whole payment back: the line is owed no more.
+      if (!(error instanceof NothingLeftToRefund)) throw error;
+    }
     const chargeId = transaction.charge_id ?? (await provider.retrievePayment(payment)).chargeId;
     const current = (await this.deps.transactions.findById(transaction._id)) ?? transaction;
     if (chargeId) await this.mirror(current, chargeId);
