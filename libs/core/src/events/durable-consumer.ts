@@ -18,6 +18,12 @@ export interface DurableConsumerOptions {
   ackWaitMs?: number;
   /** Messages buffered at once. */
   maxMessages: number;
+  /**
+   * When the consumer is first created, read the events the stream still holds (14 days, ADR
+   * 0207) instead of new ones only: for an idempotent handler whose events may come before its
+   * process's first start (docs/adr/0222).
+   */
+  fromStreamStart?: boolean;
   logger: Logger;
   /** Handles one message and settles it itself (ack, nak, term or working). */
   handle: (message: JsMsg) => Promise<void>;
@@ -30,7 +36,7 @@ export interface DurableConsumer {
 
 /**
  * Reads one event name of the event stream with a durable consumer: created when missing, for new
- * events only (history is not replayed), shared by replicas, so an event a process was down for is
+ * events only unless `fromStreamStart`, shared by replicas, so an event a process was down for is
  * read when it is back. Fails while NATS is still connecting (docs/adr/0182): `keepStarting`
  * tries again, and stopping never waits for a connection.
  */
@@ -48,7 +54,7 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
     await manager.consumers.add(EVENT_STREAM, {
       durable_name: durable,
       ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.New,
+      deliver_policy: options.fromStreamStart ? DeliverPolicy.All : DeliverPolicy.New,
       filter_subject: `${EVENT_SUBJECT_PREFIX}${options.eventName}`,
       ...(ackWaitMs !== undefined ? { ack_wait: nanos(ackWaitMs) } : {}),
     });

@@ -39,6 +39,8 @@ export class SponsoredActivations {
         eventName: EVENT,
         streamReplicas: this.deps.streamReplicas,
         maxMessages: 16,
+        // A gift activated before billing's first start is tracked too; a repeat tracks nothing new.
+        fromStreamStart: true,
         logger: this.deps.logger,
         handle: (message) => this.handle(message),
       });
