@@ -171,6 +171,14 @@ describe('lookup plans of the hot paths', () => {
         session_id: token!['session_id'],
       });
     });
+
+    it('revokes sessions over a device limit and deletes their refresh records by equality (MemberSessions.revoke)', async () => {
+      const db = s.db('identity');
+      const session = await db.collection('sessions').findOne({ user_id: arranged.userId });
+      expect(session).not.toBeNull();
+      await expectIndexed('session to revoke', db.collection('sessions'), { _id: session!._id, revoked_at: null });
+      await expectIndexed('refresh records of a revoked session', db.collection('refresh_tokens'), { session_id: session!._id });
+    });
   });
 
   describe('refresh, identity', () => {

@@ -67,11 +67,19 @@ export class MemberSessions {
     return this.revoke(open.map((session) => session._id));
   }
 
-  /** Revokes the given sessions and deletes their refresh records; returns the IDs. */
+  /**
+   * Revokes the given sessions and deletes their refresh records, each session before its records
+   * (ADR 0217); returns the IDs. One equality per write: FerretDB serves `_id` and `session_id`
+   * equalities from indexes but reads a whole collection for `$in`.
+   */
   async revoke(sessionIds: number[]): Promise<number[]> {
-    if (sessionIds.length === 0) return [];
-    await this.models.sessions.updateMany({ _id: { $in: sessionIds }, revoked_at: null }, { $set: { revoked_at: new Date() } }).exec();
-    await this.models.refreshTokens.deleteMany({ session_id: { $in: sessionIds } }).exec();
+    const revokedAt = new Date();
+    await Promise.all(
+      sessionIds.map(async (id) => {
+        await this.models.sessions.updateOne({ _id: id, revoked_at: null }, { $set: { revoked_at: revokedAt } }).exec();
+        await this.models.refreshTokens.deleteMany({ session_id: id }).exec();
+      }),
+    );
     return sessionIds;
   }
 }
