@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { startNats, type StartedServer } from '@masthead/local-infra';
 import { connect, StringCodec, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureEventStream, EVENT_SUBJECT_PREFIX, newEventId, startDurableConsumer } from '../src/events/index.js';
+import { ensureEventStream, EVENT_STREAM, EVENT_SUBJECT_PREFIX, newEventId, startDurableConsumer } from '../src/events/index.js';
 import { createLogger } from '../src/logging/index.js';
 import { until } from './until.js';
 
@@ -56,5 +56,40 @@ describe('durable consumer', () => {
     await nats.jetstream().publish(`${EVENT_SUBJECT_PREFIX}sponsor_slot_activated`, StringCodec().encode(JSON.stringify(event)));
     expect(await readBy('from_start', true, 1)).toEqual([earlier]);
     expect(await readBy('new_only', false, 1)).toEqual([]);
+  });
+
+  it('stops after the message in hand, leaving the buffered ones unacknowledged for later', async () => {
+    const publish = () =>
+      nats
+        .jetstream()
+        .publish(
+          `${EVENT_SUBJECT_PREFIX}sponsor_slot_activated`,
+          StringCodec().encode(JSON.stringify({ id: newEventId(), name: 'sponsor_slot_activated', payload: {} })),
+        );
+    for (let i = 0; i < 5; i++) await publish();
+    let handled = 0;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const consumer = await startDurableConsumer({
+      nats,
+      durable: 'stopping',
+      eventName: 'sponsor_slot_activated',
+      streamReplicas: 1,
+      maxMessages: 16,
+      fromStreamStart: true,
+      logger,
+      handle: async (message) => {
+        handled++;
+        await held;
+        message.ack();
+      },
+    });
+    await until(async () => (handled > 0 ? true : undefined), 5000);
+    const stopped = consumer.stop();
+    release();
+    await stopped;
+    expect(handled).toBe(1);
+    const info = await (await nats.jetstreamManager()).consumers.info(EVENT_STREAM, 'stopping');
+    expect(info.ack_floor.stream_seq).toBeLessThan(info.delivered.stream_seq);
   });
 });

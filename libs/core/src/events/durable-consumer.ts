@@ -61,12 +61,21 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
   }
   const consumer = await nats.jetstream().consumers.get(EVENT_STREAM, durable);
   const messages: ConsumerMessages = await consumer.consume({ max_messages: options.maxMessages });
+  let stopping = false;
   const loop = (async () => {
-    for await (const message of messages) await options.handle(message);
+    for await (const message of messages) {
+      // Messages still buffered when stopping are left unacknowledged: they are offered again,
+      // instead of each holding up the stop for as long as its handling takes.
+      if (stopping) break;
+      await options.handle(message);
+    }
   })().catch((error: unknown) => logger.error({ err: error, consumer: durable }, 'durable consumer stopped'));
   return {
     async stop() {
-      await messages.close().catch(() => undefined);
+      stopping = true;
+      // Unsubscribes at once. Not awaited: nats.js settles `close` only when the iterator reaches
+      // its close marker behind the buffered messages, which the loop above no longer takes.
+      void messages.close().catch(() => undefined);
       await loop;
     },
   };
