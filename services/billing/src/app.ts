@@ -55,6 +55,7 @@ import { ChargeSources } from './payments/charge-source.js';
 import { PaymentRunner } from './payments/payment.runner.js';
 import { PromoRepository } from './promos/promo.repository.js';
 import { AbandonedUses } from './promos/abandoned-uses.js';
+import { claimHolders } from './checkout/claim-holder.js';
 import { PromoService } from './promos/promo.service.js';
 import { ProviderWriteLedger } from './provider-writes/provider-write.ledger.js';
 import { DueRefundRepository } from './refunds/refund.repository.js';
@@ -173,17 +174,14 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     config,
   });
   const payments = new AccountRequestPaymentService({ accountRequests, providers, ledger, logger: runtime.logger });
+  const holderOf = claimHolders(transactionRows, now, HOLD_LEASE_MS);
   const promos = new PromoService({
     promos: promoRows,
     abandoned: new AbandonedUses({
       promos: promoRows,
       intervalMs: HOLD_LEASE_MS,
-      now: () => now().getTime(),
-      holderState: async (claimKey, claimedAt) => {
-        const transaction = await transactionRows.findByKey(claimKey);
-        if (transaction) return transaction.status === 'failed' ? 'abandoned' : 'recorded';
-        return now().getTime() - claimedAt.getTime() > HOLD_LEASE_MS ? 'abandoned' : 'running';
-      },
+      now,
+      holderState: async (claimKey, claimedAt) => (await holderOf(claimKey, claimedAt)).state,
     }),
   });
   const paymentRunner = new PaymentRunner({ providers, ledger });
@@ -206,15 +204,12 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     memberships: catalog.memberships,
     holds,
     onGranted: (sold) => renewals.trackSale(sold),
-    // A hold is over when its checkout failed or granted everything, or never got a transaction (crash).
+    // A hold is over when its checkout is gone, or settled and granted everything.
     isStale: async (claimKey, heldSince) => {
-      const transaction = await transactionRows.findByKey(claimKey);
-      if (!transaction) return now().getTime() - heldSince.getTime() > HOLD_LEASE_MS;
-      return (
-        transaction.status === 'failed' ||
-        (SETTLED.includes(transaction.status) &&
-          transaction.purchases.every((purchase) => purchase.fulfilled_id !== null || !!purchase.unfulfilled))
-      );
+      const holder = await holderOf(claimKey, heldSince);
+      if (holder.state !== 'recorded') return holder.state === 'abandoned';
+      const { status, purchases } = holder.transaction;
+      return SETTLED.includes(status) && purchases.every((purchase) => purchase.fulfilled_id !== null || !!purchase.unfulfilled);
     },
   });
   const refunds = new RefundService({

@@ -231,6 +231,17 @@ describe('owed refunds', () => {
     expect(await dues.of(later._id)).toEqual([]);
     expect(await transactions.findById(later._id)).toMatchObject({ amount_refunded: 2500 });
     expect(await dues.of(refused._id)).toEqual([expect.objectContaining({ attempts: 1 })]);
+
+    // An operator's retry ignores the backoff: a refused one counts one more failure, a makeable one is made.
+    expect(await refunds.retryOwed(refundKey(refused, 1))).toEqual({
+      made: false,
+      due: expect.objectContaining({ attempts: 2, next_attempt_at: new Date(clock + 120_000) }),
+    });
+    const third = await paidCart();
+    await refunds.owe(third, 1);
+    expect(await refunds.retryOwed(refundKey(third, 1))).toEqual({ made: true });
+    expect(await transactions.findById(third._id)).toMatchObject({ amount_refunded: 2500 });
+    await expect(refunds.retryOwed('masthead:no-such-refund')).rejects.toMatchObject({ code: 'owed_refund_not_found' });
   });
 
   it('owes nothing more once the whole charge was refunded on the provider by hand', async () => {

@@ -1,15 +1,13 @@
+import type { ClaimHolder } from '../checkout/claim-holder.js';
 import type { PromoRepository } from './promo.repository.js';
-
-/** Where the checkout holding a use stands: its transaction recorded, gone for good, or maybe still running. */
-export type UseHolderState = 'recorded' | 'abandoned' | 'running';
 
 export interface AbandonedUsesDeps {
   promos: PromoRepository;
-  /** Decided from the checkout's transaction (billing's app wires it). */
-  holderState(claimKey: string, claimedAt: Date): Promise<UseHolderState>;
+  /** Where the checkout holding a use stands (`claimHolders`, wired by billing's app). */
+  holderState(claimKey: string, claimedAt: Date): Promise<ClaimHolder['state']>;
   /** Least time between two looks at one code's uses in this process. */
   intervalMs: number;
-  now?: () => number;
+  now?: () => Date;
 }
 
 /**
@@ -25,7 +23,7 @@ export class AbandonedUses {
 
   /** True when some use of the code was given back. */
   async giveBack(promoId: number): Promise<boolean> {
-    const now = (this.deps.now ?? Date.now)();
+    const now = (this.deps.now?.() ?? new Date()).getTime();
     if (now - (this.lastLook.get(promoId) ?? -Infinity) < this.deps.intervalMs) return false;
     this.lastLook.set(promoId, now);
     let given = false;

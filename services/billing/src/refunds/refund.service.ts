@@ -3,6 +3,7 @@ import type { EventPublisher } from '@masthead/core/events';
 import type { ServiceClient } from '@masthead/core/grpc';
 import type { Logger } from '@masthead/core/logging';
 import type { MembershipsServiceService } from '@masthead/proto/catalog/memberships';
+import type { ProviderPayment } from '../card-provider/card-provider.js';
 import type { ProviderAccess } from '../card-provider/provider-access.js';
 import { classifyPaymentFailure } from '../payments/payment.runner.js';
 import { providerWriteInProgress } from '../provider-writes/provider-write.errors.js';
@@ -167,13 +168,14 @@ export class RefundService {
     const payment = transaction.payment_id;
     if (!payment) throw new Error(`transaction ${transaction._id} has no provider payment to refund`);
     const provider = await this.deps.providers.for(transaction.resource_id, transaction.mode);
+    let retrieved: ProviderPayment | null = null;
     try {
       await this.deps.ledger.once(due._id, {
         find: async () => (await provider.findRefundByKey(payment, due._id))?.id ?? null,
         create: async () => {
           // Never more than the payment has left: an operator may have refunded some or all of it
           // on the provider by hand, which the provider's webhook mirrors (ADR 0221).
-          const current = await provider.retrievePayment(payment);
+          const current = (retrieved = await provider.retrievePayment(payment));
           const left = current.amount - current.amountRefunded;
           if (left <= 0) throw new NothingLeftToRefund();
           return (await provider.createRefund({ payment, amount: Math.min(due.amount, left) }, due._id)).id;
@@ -183,7 +185,7 @@ export class RefundService {
       // The member has had the whole payment back: the line is owed no more.
       if (!(error instanceof NothingLeftToRefund)) throw error;
     }
-    const chargeId = transaction.charge_id ?? (await provider.retrievePayment(payment)).chargeId;
+    const chargeId = transaction.charge_id ?? (retrieved ?? (await provider.retrievePayment(payment))).chargeId;
     const current = (await this.deps.transactions.findById(transaction._id)) ?? transaction;
     if (chargeId) await this.mirror(current, chargeId);
     await this.deps.dues.done(due._id);

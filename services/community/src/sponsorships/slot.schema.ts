@@ -84,6 +84,8 @@ const slotActivationSchema = new Schema<SlotActivationRecord>(
 slotActivationSchema.index({ slot_id: 1, user_id: 1 }, { unique: true });
 // Serves a sponsorship's activations (its first associated membership, seat counts).
 slotActivationSchema.index({ sponsorship_id: 1 });
+// Serves a member's seats in a resource (the recipient's list, an invite activation's replacement).
+slotActivationSchema.index({ user_id: 1, resource_id: 1 });
 // Serves billing's renewal question: the sponsorship of a membership.
 slotActivationSchema.index({ membership_id: 1 });
 
