@@ -60,6 +60,7 @@ import { PromoService } from './promos/promo.service.js';
 import { ProviderWriteLedger } from './provider-writes/provider-write.ledger.js';
 import { DueRefundRepository } from './refunds/refund.repository.js';
 import { RefundService } from './refunds/refund.service.js';
+import { RefundWriteOffRepository } from './refunds/write-off.repository.js';
 import { SourceRepository } from './sources/source.repository.js';
 import { LegacySourceService } from './sources/legacy.service.js';
 import { SourceService } from './sources/source.service.js';
@@ -123,6 +124,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
   const renewalRows = new RenewalRepository(runtime.db);
   const webhookEvents = new WebhookEventRepository(runtime.db);
   const dueRefunds = new DueRefundRepository(runtime.db);
+  const refundWriteOffs = new RefundWriteOffRepository(runtime.db);
   const ledger = new ProviderWriteLedger(runtime.db, {
     // A holder finishes or fails within one provider deadline (plus its own lookups).
     staleAfterMs: 3 * config.CARDPROVIDER_TIMEOUT_MS,
@@ -144,6 +146,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
       renewalRows,
       webhookEvents,
       dueRefunds,
+      refundWriteOffs,
     ].map((repository) => repository.ready()),
   );
 
@@ -215,6 +218,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
   const refunds = new RefundService({
     transactions: transactionRows,
     dues: dueRefunds,
+    writeOffs: refundWriteOffs,
     providers,
     ledger,
     memberships: catalog.memberships,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createClients } from '@masthead/core/clients';
+import { parseOrThrow } from '@masthead/core/errors';
 import { openServiceRuntime, type ServiceRuntime } from '@masthead/core/service';
 import { FAKE_PROVIDER_KEY, freePort } from '@masthead/local-infra';
 import { testInfra, type TestInfra } from '@masthead/service-testkit';
@@ -10,8 +11,10 @@ import { cardProviderClient } from '../src/card-provider/client.js';
 import { StripeCardProvider } from '../src/card-provider/stripe-card-provider.js';
 import { loadBillingConfig } from '../src/config.js';
 import { ProviderWriteLedger } from '../src/provider-writes/provider-write.ledger.js';
+import { writeOffCommand } from '../src/refunds/refund.command.js';
 import { DueRefundRepository } from '../src/refunds/refund.repository.js';
 import { refundKey, RefundService } from '../src/refunds/refund.service.js';
+import { RefundWriteOffRepository } from '../src/refunds/write-off.repository.js';
 import { BLANK_TRANSACTION, TransactionRepository } from '../src/transactions/transaction.repository.js';
 import type { PurchaseRecord, TransactionRecord } from '../src/transactions/transaction.schema.js';
 
@@ -127,6 +130,7 @@ describe('owed refunds', () => {
     const refunds = new RefundService({
       transactions,
       dues,
+      writeOffs: new RefundWriteOffRepository(runtime.db),
       providers: { for: async () => provider },
       ledger,
       memberships: catalog.memberships,
@@ -193,22 +197,29 @@ describe('owed refunds', () => {
     expect(await dues.of(paid._id)).toEqual([]);
   });
 
-  /** Refunds on the reachable provider, without crashes. */
-  const refundsOnTheProvider = (options: { batch: number; now?: () => Date }) => {
+  /**
+   * Refunds on the reachable provider (or `provider()`), without crashes; each call is one more
+   * billing replica over the same database.
+   */
+  const refundsOnTheProvider = (options: { batch: number; now?: () => Date; waitMs?: number; provider?: () => CardProvider }) => {
+    const { waitMs = 1000, provider = () => up, ...rest } = options;
     const dues = new DueRefundRepository(runtime.db);
+    const writeOffs = new RefundWriteOffRepository(runtime.db);
     const transactions = new TransactionRepository(runtime.db);
     const refunds = new RefundService({
       transactions,
       dues,
-      providers: { for: async () => up },
-      ledger: new ProviderWriteLedger(runtime.db, { staleAfterMs: 60_000, waitMs: 1000 }),
+      writeOffs,
+      providers: { for: async () => provider() },
+      ledger: new ProviderWriteLedger(runtime.db, { staleAfterMs: 60_000, waitMs }),
       memberships: catalog.memberships,
       events: runtime.events,
       logger: runtime.logger,
-      ...options,
+      ...rest,
     });
-    return { dues, transactions, refunds };
+    return { dues, writeOffs, transactions, refunds };
   };
+  const refundsOf = async (paid: TransactionRecord) => (await sdk.refunds.list({ charge: paid.charge_id!, limit: 100 })).data;
 
   it('backs off a refund the provider refuses, so that it does not hold up the ones after it', async () => {
     const clock = Date.now();
@@ -270,5 +281,149 @@ describe('owed refunds', () => {
       1500, 6000,
     ]);
     expect(await dues.of(partly._id)).toEqual([]);
+  });
+
+  describe('write-offs (docs/adr/0223)', () => {
+    const REASON = 'paid back by bank transfer, ticket 4711';
+    const after = <T>(ms: number, run: () => Promise<T>): Promise<T> => new Promise((resolve) => setTimeout(resolve, ms)).then(run);
+
+    it('writes off a refund owed while the provider is down: it leaves the list and is never made', async () => {
+      let provider = down;
+      const clock = Date.now();
+      const { dues, writeOffs, transactions, refunds } = refundsOnTheProvider({
+        batch: 100,
+        now: () => new Date(clock),
+        provider: () => provider,
+      });
+      const paid = await paidCart();
+      const key = refundKey(paid, 1);
+      await refunds.owe(paid, 1);
+      await refunds.settleOwed(paid);
+      expect(await refunds.listOwed(1000)).toContainEqual(expect.objectContaining({ _id: key, attempts: 1 }));
+
+      // The provider cannot be asked whether an earlier attempt made it after all: written off, said so.
+      const writeOff = {
+        _id: key,
+        transaction_id: paid._id,
+        line: 1,
+        amount: 2500,
+        reason: REASON,
+        written_off_at: new Date(clock),
+        provider_checked: false,
+      };
+      expect(await refunds.writeOff({ key, reason: REASON })).toEqual(writeOff);
+      expect(await writeOffs.find(key)).toEqual(writeOff);
+      expect(await dues.of(paid._id)).toEqual([]);
+      expect((await refunds.listOwed(1000)).map((due) => due._id)).not.toContain(key);
+
+      // The provider is back: no pass, retry or completion ever makes it.
+      provider = up;
+      const pass = refundsOnTheProvider({ batch: 100, now: () => new Date(clock + 7 * 60 * 60_000) });
+      await pass.refunds.runOwed();
+      await expect(refunds.retryOwed(key)).rejects.toMatchObject({ status: 409, code: 'owed_refund_written_off' });
+      // A repeated completion of the checkout owes the line again: it is dropped, not made.
+      await refunds.owe(paid, 1);
+      expect(await refunds.settleOwed(paid)).toMatchObject({ amount_refunded: 0, refunds: [] });
+      expect(await dues.of(paid._id)).toEqual([]);
+      expect(await refundsOf(paid)).toEqual([]);
+      expect(await transactions.findById(paid._id)).toMatchObject({ status: 'succeeded', amount_refunded: 0, refunds: [] });
+
+      // A repeat answers the recorded write-off: the first reason stands.
+      expect(await refunds.writeOff({ key, reason: 'again' })).toEqual(writeOff);
+    });
+
+    it('answers 404 for an unknown key, 400 for a blank or long reason', async () => {
+      const { refunds } = refundsOnTheProvider({ batch: 100 });
+      await expect(refunds.writeOff({ key: 'masthead:1:2:refund:999999:0:v1', reason: REASON })).rejects.toMatchObject({
+        status: 404,
+        code: 'owed_refund_not_found',
+      });
+      // A key of another provider write (a customer) is no refund either.
+      await expect(refunds.writeOff({ key: 'masthead:1:2:customer:test:v1', reason: REASON })).rejects.toMatchObject({
+        status: 404,
+        code: 'owed_refund_not_found',
+      });
+      expect(() => parseOrThrow(writeOffCommand, { key: 'k', reason: '   ' })).toThrow(
+        expect.objectContaining({ status: 400, code: 'invalid_reason' }),
+      );
+      expect(() => parseOrThrow(writeOffCommand, { key: 'k', reason: 'x'.repeat(501) })).toThrow(
+        expect.objectContaining({ status: 400, code: 'invalid_reason' }),
+      );
+      expect(() => parseOrThrow(writeOffCommand, { key: '', reason: REASON })).toThrow(
+        expect.objectContaining({ status: 400, code: 'invalid_key' }),
+      );
+      expect(parseOrThrow(writeOffCommand, { key: ' k ', reason: ` ${'x'.repeat(500)} ` })).toEqual({ key: 'k', reason: 'x'.repeat(500) });
+    });
+
+    it('refuses while the refund is being made, and once it was made', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      // The reachable provider, slow to refund: the attempt holds the refund's claim meanwhile.
+      const slow: CardProvider = Object.assign(Object.create(up) as CardProvider, {
+        createRefund: async (...args: Parameters<CardProvider['createRefund']>) => {
+          await gate;
+          return up.createRefund(...args);
+        },
+      });
+      const attempt = refundsOnTheProvider({ batch: 100, provider: () => slow, waitMs: 10_000 });
+      const operator = refundsOnTheProvider({ batch: 100, waitMs: 300 });
+      const paid = await paidCart();
+      const key = refundKey(paid, 1);
+      await attempt.refunds.owe(paid, 1);
+      const retried = attempt.refunds.retryOwed(key);
+      await expect.poll(() => runtime.db.collection('provider_writes').findOne({ _id: key as never }), { timeout: 10_000 }).not.toBeNull();
+
+      await expect(operator.refunds.writeOff({ key, reason: REASON })).rejects.toMatchObject({
+        status: 409,
+        code: 'owed_refund_in_progress',
+      });
+      release();
+      expect(await retried).toEqual({ made: true });
+      await expect(operator.refunds.writeOff({ key, reason: REASON })).rejects.toMatchObject({
+        status: 409,
+        code: 'owed_refund_already_made',
+      });
+      expect((await refundsOf(paid)).map((refund) => [refund.amount, refund.metadata?.['masthead_key']])).toEqual([[2500, key]]);
+      expect(await operator.writeOffs.find(key)).toBeNull();
+    });
+
+    it('a write-off racing an attempt ends in exactly one of them, round after round', async () => {
+      const ROUNDS = 9;
+      const outcomes: string[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        // Two replicas: one attempts (an operator's retry, or the pass), the other writes off.
+        const replica = refundsOnTheProvider({ batch: 100, waitMs: 10_000, now: () => new Date(0) });
+        const operator = refundsOnTheProvider({ batch: 100, waitMs: 10_000 });
+        const paid = await paidCart();
+        const key = refundKey(paid, 1);
+        await replica.refunds.owe(paid, 1);
+        const viaPass = round % 2 === 1;
+        // The attempt reads more before it claims: starting it a little earlier in some rounds
+        // lets either side claim first.
+        const head = (round % 3) * 4;
+        const [attempted, writtenOff] = await Promise.allSettled([
+          viaPass ? replica.refunds.runOwed() : replica.refunds.retryOwed(key),
+          after(head, () => operator.refunds.writeOff({ key, reason: REASON })),
+        ]);
+        const made = await refundsOf(paid);
+        expect(await replica.dues.of(paid._id)).toEqual([]);
+        if (writtenOff.status === 'fulfilled') {
+          outcomes.push('written off');
+          expect(made).toEqual([]);
+          expect(await operator.writeOffs.find(key)).toMatchObject({ _id: key, reason: REASON, provider_checked: true });
+          expect(await replica.transactions.findById(paid._id)).toMatchObject({ amount_refunded: 0 });
+          if (viaPass) expect(attempted).toMatchObject({ status: 'fulfilled', value: 0 });
+          else expect(attempted).toMatchObject({ status: 'rejected', reason: { code: 'owed_refund_written_off' } });
+        } else {
+          outcomes.push('made');
+          expect(writtenOff.reason).toMatchObject({ status: 409, code: 'owed_refund_already_made' });
+          expect(made.map((refund) => [refund.amount, refund.metadata?.['masthead_key']])).toEqual([[2500, key]]);
+          expect(await operator.writeOffs.find(key)).toBeNull();
+          expect(await replica.transactions.findById(paid._id)).toMatchObject({ amount_refunded: 2500 });
+          expect(attempted).toEqual({ status: 'fulfilled', value: viaPass ? 1 : { made: true } });
+        }
+      }
+      expect(outcomes).toHaveLength(ROUNDS);
+    });
   });
 });

@@ -1,13 +1,29 @@
 import type { OwedRefund } from '@masthead/proto/billing/refunds';
-import { integer, optional, text, type Values } from './args.js';
+import { integer, optional, text, UsageError, type Values } from './args.js';
 import type { AdminClients } from './clients.js';
 
-/** Operator commands of the refunds billing owes (docs/adr/0201, 0221). */
+/** Operator commands of the refunds billing owes (docs/adr/0201, 0221, 0223). */
 export const REFUND_USAGE = `
   list-owed-refunds [--limit N]         refunds billing owes and has not made yet, oldest first, with
                                         their failed attempts, last error and next try (default 100)
   retry-owed-refund --key K             makes one now, whatever its backoff; prints whether it was made
+  write-off-owed-refund --key K --reason "..."
+                                        the member was paid back outside the card provider (bank
+                                        transfer, cash, a credit): billing never makes that refund;
+                                        the reason (1 to 500 characters) is kept for audit. Refused
+                                        when the refund was made or is being made
 `;
+
+/** A write-off's reason, as billing accepts it (refund.command.ts): the CLI says so before calling. */
+const REASON_MAX = 500;
+
+/** `--reason`: required, not blank, at most 500 characters. */
+export function writeOffReason(values: Values): string {
+  const reason = optional(values, 'reason')?.trim() ?? '';
+  if (!reason) throw new UsageError('--reason is required: how the member was paid back');
+  if (reason.length > REASON_MAX) throw new UsageError(`--reason: at most ${REASON_MAX} characters`);
+  return reason;
+}
 
 /** An owed refund as operators read it. */
 const showOwedRefund = (refund: OwedRefund) => ({
@@ -30,6 +46,18 @@ export const REFUND_COMMANDS: Record<string, (clients: AdminClients, values: Val
     const outcome = await clients.owedRefunds.retryOwedRefund({ key: text(values, 'key') });
     return { made: outcome.made, refund: outcome.refund ? showOwedRefund(outcome.refund) : null };
   },
+  'write-off-owed-refund': async (clients, values) => {
+    const writeOff = await clients.owedRefunds.writeOffOwedRefund({ key: text(values, 'key'), reason: writeOffReason(values) });
+    return {
+      key: writeOff.key,
+      transaction_id: writeOff.transactionId,
+      line: writeOff.line,
+      amount: writeOff.amount,
+      reason: writeOff.reason,
+      written_off_at: writeOff.writtenOffAt,
+      provider_checked: writeOff.providerChecked,
+    };
+  },
 };
 
-export const REFUND_STRING_OPTIONS = ['key'];
+export const REFUND_STRING_OPTIONS = ['key', 'reason'];

@@ -1,5 +1,7 @@
+import { parseOrThrow } from '@masthead/core/errors';
 import type { AsyncImplementation } from '@masthead/core/grpc';
 import type { OwedRefund, OwedRefundServiceService } from '@masthead/proto/billing/refunds';
+import { writeOffCommand } from '../refunds/refund.command.js';
 import type { RefundService } from '../refunds/refund.service.js';
 import type { DueRefundRecord } from '../refunds/refund.schema.js';
 
@@ -17,7 +19,7 @@ const toOwedRefund = (due: DueRefundRecord): OwedRefund => ({
   lastError: due.last_error ?? '',
 });
 
-/** Operators' view of owed refunds (docs/adr/0221). */
+/** Operators' view of owed refunds (docs/adr/0221), and their write-offs (docs/adr/0223). */
 export function owedRefundHandlers(refunds: RefundService): AsyncImplementation<typeof OwedRefundServiceService> {
   return {
     listOwedRefunds: async ({ limit }) => {
@@ -27,6 +29,18 @@ export function owedRefundHandlers(refunds: RefundService): AsyncImplementation<
     retryOwedRefund: async ({ key }) => {
       const outcome = await refunds.retryOwed(key);
       return outcome.made ? { made: true } : { made: false, refund: toOwedRefund(outcome.due) };
+    },
+    writeOffOwedRefund: async (request) => {
+      const writeOff = await refunds.writeOff(parseOrThrow(writeOffCommand, request));
+      return {
+        key: writeOff._id,
+        transactionId: writeOff.transaction_id,
+        line: writeOff.line,
+        amount: writeOff.amount,
+        reason: writeOff.reason,
+        writtenOffAt: writeOff.written_off_at.toISOString(),
+        providerChecked: writeOff.provider_checked,
+      };
     },
   };
 }

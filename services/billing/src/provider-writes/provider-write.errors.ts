@@ -9,3 +9,13 @@ export const providerWriteInProgress = defineError({
   code: 'provider_write_in_progress',
   description: 'The same request is still being processed; retry shortly',
 });
+
+/**
+ * Thrown by a write whose key was called off for good (an operator wrote off what it would have
+ * paid, docs/adr/0223): nothing is written. Operations map it to their own code.
+ */
+export const providerWriteCalledOff = defineError({
+  status: 409,
+  code: 'provider_write_called_off',
+  description: 'The write was called off for good; nothing is written',
+});

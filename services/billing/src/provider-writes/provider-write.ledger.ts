@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { insertIfAbsent } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
-import { providerWriteInProgress } from './provider-write.errors.js';
+import { providerWriteCalledOff, providerWriteInProgress } from './provider-write.errors.js';
 import { providerWriteModel, type ProviderWriteRecord } from './provider-write.schema.js';
 
 export interface ProviderWrite {
@@ -33,7 +33,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * - one caller claims the key (unique insert) and writes; concurrent callers wait for its result;
  * - a caller that finds a claim without a result (its holder crashed between the provider call
  *   and the record) first asks the provider for an object tagged with the key, and records it;
- * - the holder also looks before writing, so a taken-over claim never writes twice.
+ * - the holder also looks before writing, so a taken-over claim never writes twice;
+ * - a write can be called off for good by the same unique insert (`callOff`, docs/adr/0223): then
+ *   no caller ever holds the key, so the provider is never written under it.
  */
 export class ProviderWriteLedger {
   private readonly model: Model<ProviderWriteRecord>;
@@ -49,19 +51,61 @@ export class ProviderWriteLedger {
     await this.model.createIndexes();
   }
 
-  /** The provider ID of the object written under `key`, writing it if nobody has. */
+  /**
+   * The provider ID of the object written under `key`, writing it if nobody has. Throws
+   * `provider_write_called_off` when the write was called off for good (`callOff`).
+   */
   async once(key: string, write: ProviderWrite): Promise<string> {
+    const outcome = await this.settle(key, write.find, false);
+    if ('claim' in outcome) return this.writeAsHolder(outcome.claim, write);
+    if (outcome.objectId === null) throw providerWriteCalledOff();
+    return outcome.objectId;
+  }
+
+  /**
+   * Calls off the write under `key` for good, unless it was written: the object written, or
+   * called off (now, or before). A called-off claim is never released or taken over, so no later
+   * `once` of the key writes; a holder in flight is waited for as by `once`. Like a holder, the
+   * caller that calls it off then asks the provider, since a released holder whose call failed may
+   * still have written (a timeout): found, the claim records that object instead. `checked` is
+   * false when the provider could not be asked (it is called off all the same).
+   */
+  async callOff(key: string, find: ProviderWrite['find']): Promise<{ objectId: string } | { calledOff: true; checked: boolean }> {
+    const outcome = await this.settle(key, find, true);
+    if (!('claim' in outcome)) return outcome.objectId === null ? { calledOff: true, checked: true } : { objectId: outcome.objectId };
+    let found: string | null;
+    try {
+      found = await find();
+    } catch {
+      return { calledOff: true, checked: false };
+    }
+    if (!found) return { calledOff: true, checked: true };
+    // Nobody writes a called-off claim: this update has no concurrent writer.
+    await this.model.updateOne({ _id: key, token: outcome.claim.token }, { $set: { object_id: found, called_off: false } }).exec();
+    return { objectId: found };
+  }
+
+  /**
+   * Claims `key` (as a called-off claim when `calledOff`), or waits for the claim another caller
+   * holds to end: its object (null: called off), or released and claimed by this caller.
+   */
+  private async settle(
+    key: string,
+    find: ProviderWrite['find'],
+    calledOff: boolean,
+  ): Promise<{ claim: ProviderWriteRecord } | { objectId: string | null }> {
     const deadline = Date.now() + this.options.waitMs;
     for (;;) {
-      const claim = await this.tryClaim(key);
-      if (claim) return this.writeAsHolder(claim, write);
+      const claim = await this.tryClaim(key, calledOff);
+      if (claim) return { claim };
       const existing = await this.model.findById(key).lean<ProviderWriteRecord>().exec();
       if (!existing) continue; // released meanwhile: claim again
-      if (existing.object_id) return existing.object_id;
-      const found = await write.find();
+      if (existing.called_off) return { objectId: null };
+      if (existing.object_id) return { objectId: existing.object_id };
+      const found = await find();
       if (found) {
         await this.model.updateOne({ _id: key, object_id: null }, { $set: { object_id: found } }).exec();
-        return found;
+        return { objectId: found };
       }
       if (Date.now() - existing.created_at.getTime() > this.options.staleAfterMs) {
         // Its holder is gone and wrote nothing: drop exactly that claim (by token) and claim again.
@@ -79,8 +123,9 @@ export class ProviderWriteLedger {
     return record?.object_id ?? null;
   }
 
-  private async tryClaim(key: string): Promise<ProviderWriteRecord | null> {
+  private async tryClaim(key: string, calledOff: boolean): Promise<ProviderWriteRecord | null> {
     const claim: ProviderWriteRecord = { _id: key, token: randomUUID(), object_id: null, created_at: new Date() };
+    if (calledOff) claim.called_off = true;
     return (await insertIfAbsent(this.model.create(claim))) ? claim : null;
   }
 

@@ -11,6 +11,8 @@ export interface ProviderWriteRecord {
   token: string;
   object_id: string | null;
   created_at: Date;
+  /** Called off for good before anything was written (docs/adr/0223): never written, released or taken over. */
+  called_off?: boolean;
 }
 
 const providerWriteSchema = new Schema<ProviderWriteRecord>(
@@ -19,6 +21,7 @@ const providerWriteSchema = new Schema<ProviderWriteRecord>(
     token: { type: String, required: true },
     object_id: { type: String, default: null },
     created_at: { type: Date, required: true },
+    called_off: { type: Boolean },
   },
   { collection: 'provider_writes', versionKey: false },
 );

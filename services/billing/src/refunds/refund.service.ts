@@ -6,23 +6,35 @@ import type { MembershipsServiceService } from '@masthead/proto/catalog/membersh
 import type { ProviderPayment } from '../card-provider/card-provider.js';
 import type { ProviderAccess } from '../card-provider/provider-access.js';
 import { classifyPaymentFailure } from '../payments/payment.runner.js';
-import { providerWriteInProgress } from '../provider-writes/provider-write.errors.js';
+import { providerWriteCalledOff, providerWriteInProgress } from '../provider-writes/provider-write.errors.js';
 import type { ProviderWriteLedger } from '../provider-writes/provider-write.ledger.js';
 import { endPurchased } from '../transactions/purchase-ends.js';
 import { publishChanged } from '../transactions/transaction.events.js';
 import type { TransactionRepository } from '../transactions/transaction.repository.js';
 import type { TransactionRecord } from '../transactions/transaction.schema.js';
+import type { WriteOffCommand } from './refund.command.js';
 import type { DueRefundRepository } from './refund.repository.js';
-import { owedRefundNotFound } from './refund.errors.js';
+import { owedRefundAlreadyMade, owedRefundInProgress, owedRefundNotFound, owedRefundWrittenOff } from './refund.errors.js';
 import type { DueRefundRecord } from './refund.schema.js';
+import type { RefundWriteOffRepository } from './write-off.repository.js';
+import type { RefundWriteOffRecord } from './write-off.schema.js';
 
 /** The idempotency key of the refund of one purchase line: derived from our record (docs/adr/0121, 0201). */
 export const refundKey = (transaction: Pick<TransactionRecord, '_id' | 'resource_id' | 'user_id'>, line: number): string =>
   `masthead:${transaction.resource_id}:${transaction.user_id}:refund:${transaction._id}:${line}:v1`;
 
-/** The provider could not make it now (down, slow, refused) or another caller holds its write: it stays owed. */
+/** A key `refundKey` derived (the provider-write ledger also holds other writes' keys). */
+const isRefundKey = (key: string): boolean => /^masthead:\d+:\d+:refund:\d+:\d+:v1$/.test(key);
+
+const hasCode = (error: unknown, ...entries: { definition: { code: string } }[]): boolean =>
+  isServiceError(error) && entries.some((entry) => entry.definition.code === error.code);
+
+/**
+ * The provider could not make it now (down, slow, refused), another caller holds its write, or a
+ * write-off is being recorded (docs/adr/0223): it stays owed.
+ */
 const leftOwed = (error: unknown): boolean =>
-  classifyPaymentFailure(error) !== null || (isServiceError(error) && error.code === providerWriteInProgress.definition.code);
+  classifyPaymentFailure(error) !== null || hasCode(error, providerWriteInProgress, owedRefundWrittenOff);
 
 /** The first retry of a failed refund waits this long, each later one twice as long, up to `RETRY_MAX_MS` (ADR 0221). */
 const RETRY_BASE_MS = 60_000;
@@ -47,9 +59,13 @@ class NothingLeftToRefund extends Error {
   }
 }
 
+/** What became of an owed refund an attempt took: made on the provider, or written off (not made). */
+type Made = 'made' | 'written_off';
+
 interface Deps {
   transactions: TransactionRepository;
   dues: DueRefundRepository;
+  writeOffs: RefundWriteOffRepository;
   providers: Pick<ProviderAccess, 'for'>;
   ledger: ProviderWriteLedger;
   memberships: ServiceClient<typeof MembershipsServiceService>;
@@ -111,14 +127,59 @@ export class RefundService {
    */
   async retryOwed(key: string): Promise<{ made: true } | { made: false; due: DueRefundRecord }> {
     const due = key ? await this.deps.dues.find(key) : null;
-    if (!due) throw owedRefundNotFound();
+    if (!due) {
+      if (key && (await this.deps.writeOffs.find(key))) throw owedRefundWrittenOff();
+      throw owedRefundNotFound();
+    }
+    let outcome: Made;
     try {
-      await this.makeOwed(due);
-      return { made: true };
+      outcome = await this.makeOwed(due);
     } catch (error) {
       await this.leaveOwed(due, error);
+      if (hasCode(error, owedRefundWrittenOff)) throw error;
       return { made: false, due: (await this.deps.dues.find(key)) ?? due };
     }
+    if (outcome === 'written_off') throw owedRefundWrittenOff();
+    return { made: true };
+  }
+
+  /**
+   * An operator's write-off of one owed refund (docs/adr/0223): the member was paid back outside
+   * the card provider. It calls off the refund's provider write for good under the refund's key
+   * (the ledger's unique claim, which every attempt needs), so either the refund was or is being
+   * made (409 owed_refund_already_made / owed_refund_in_progress) or no attempt ever makes it.
+   * Then it records the write-off for audit and the refund stops being owed. A repeat answers the
+   * recorded write-off. 404 owed_refund_not_found.
+   */
+  async writeOff({ key, reason }: WriteOffCommand): Promise<RefundWriteOffRecord> {
+    const due = await this.deps.dues.find(key);
+    if (!due) {
+      const recorded = await this.deps.writeOffs.find(key);
+      if (recorded) return recorded;
+      if (isRefundKey(key) && (await this.deps.ledger.recorded(key))) throw owedRefundAlreadyMade();
+      throw owedRefundNotFound();
+    }
+    let outcome: Awaited<ReturnType<ProviderWriteLedger['callOff']>>;
+    try {
+      outcome = await this.deps.ledger.callOff(key, () => this.findMade(due));
+    } catch (error) {
+      if (hasCode(error, providerWriteInProgress)) throw owedRefundInProgress();
+      throw error;
+    }
+    if ('objectId' in outcome) throw owedRefundAlreadyMade();
+    const writeOff = await this.deps.writeOffs.record({
+      _id: key,
+      transaction_id: due.transaction_id,
+      line: due.line,
+      amount: due.amount,
+      reason,
+      written_off_at: this.now(),
+      provider_checked: outcome.checked,
+    });
+    await this.deps.dues.done(key);
+    const { _id, ...logged } = writeOff;
+    this.deps.logger.info({ key: _id, ...logged }, 'owed refund written off');
+    return writeOff;
   }
 
   /** Makes the oldest owed refunds (the timer's pass); answers how many. One pass at a time per process. */
@@ -131,8 +192,7 @@ export class RefundService {
     let made = 0;
     for (const due of await this.deps.dues.dueBy(this.now(), this.deps.batch)) {
       try {
-        await this.makeOwed(due);
-        made++;
+        if ((await this.makeOwed(due)) === 'made') made++;
       } catch (error) {
         await this.leaveOwed(due, error);
       }
@@ -140,10 +200,18 @@ export class RefundService {
     return made;
   }
 
-  private async makeOwed(due: DueRefundRecord): Promise<void> {
+  private async makeOwed(due: DueRefundRecord): Promise<Made> {
     const transaction = await this.deps.transactions.findById(due.transaction_id);
     if (!transaction) throw new Error(`transaction ${due.transaction_id} of an owed refund is missing`);
-    await this.make(transaction, due);
+    return this.make(transaction, due);
+  }
+
+  /** The refund an earlier attempt made on the provider under the due's key, if any. */
+  private async findMade(due: DueRefundRecord): Promise<string | null> {
+    const transaction = await this.deps.transactions.findById(due.transaction_id);
+    if (!transaction?.payment_id) return null;
+    const provider = await this.deps.providers.for(transaction.resource_id, transaction.mode);
+    return (await provider.findRefundByKey(transaction.payment_id, due._id))?.id ?? null;
   }
 
   /** A failed attempt: the refund stays owed and waits longer after each failure (ADR 0221). */
@@ -163,8 +231,12 @@ export class RefundService {
     return this.deps.now?.() ?? new Date();
   }
 
-  /** The refund of one owed line, at most once (its key), then mirrored; only then is it no longer owed. */
-  private async make(transaction: TransactionRecord, due: DueRefundRecord): Promise<void> {
+  /**
+   * The refund of one owed line, at most once (its key), then mirrored; only then is it no longer
+   * owed. A refund written off is not made and no longer owed; one whose write-off is still being
+   * recorded (or whose recording crashed) throws owed_refund_written_off and stays owed.
+   */
+  private async make(transaction: TransactionRecord, due: DueRefundRecord): Promise<Made> {
     const payment = transaction.payment_id;
     if (!payment) throw new Error(`transaction ${transaction._id} has no provider payment to refund`);
     const provider = await this.deps.providers.for(transaction.resource_id, transaction.mode);
@@ -182,6 +254,11 @@ export class RefundService {
         },
       });
     } catch (error) {
+      if (hasCode(error, providerWriteCalledOff)) {
+        if (!(await this.deps.writeOffs.find(due._id))) throw owedRefundWrittenOff();
+        await this.deps.dues.done(due._id); // owed again by a repeated completion after its write-off
+        return 'written_off';
+      }
       // The member has had the whole payment back: the line is owed no more.
       if (!(error instanceof NothingLeftToRefund)) throw error;
     }
@@ -189,6 +266,7 @@ export class RefundService {
     const current = (await this.deps.transactions.findById(transaction._id)) ?? transaction;
     if (chargeId) await this.mirror(current, chargeId);
     await this.deps.dues.done(due._id);
+    return 'made';
   }
 
   /**
