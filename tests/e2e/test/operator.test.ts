@@ -249,7 +249,7 @@ describe('operator path', () => {
     });
   });
 
-  it('lists the refunds billing owes and retries one at once (docs/adr/0221)', async () => {
+  it('lists the refunds billing owes, retries one at once and writes one off (docs/adr/0221, 0223)', async () => {
     // A refund owed on a transaction that cannot be found: every attempt fails, and says why.
     const key = `masthead:1:1:refund:${900_000 + Math.floor(Math.random() * 99_999)}:0:v1`;
     const transactionId = Number(key.split(':')[4]);
@@ -282,5 +282,34 @@ describe('operator path', () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining('owed_refund_not_found') });
+
+    // Paid back by bank transfer: written off, it leaves the list and is never tried again (docs/adr/0223).
+    const refused = (...args: string[]) => cli(...args).catch((error: { code: number; stderr: string }) => error);
+    expect(await refused('write-off-owed-refund', '--key', key, '--reason', '  ')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--reason is required'),
+    });
+    const writtenOff = JSON.parse(
+      (await cli('write-off-owed-refund', '--key', key, '--reason', 'bank transfer 2024-05-02')).stdout,
+    ) as Record<string, unknown>;
+    expect(writtenOff).toEqual({
+      key,
+      transaction_id: transactionId,
+      line: 0,
+      amount: 2500,
+      reason: 'bank transfer 2024-05-02',
+      written_off_at: expect.any(String),
+      provider_checked: true,
+    });
+    const after = JSON.parse((await cli('list-owed-refunds', '--limit', '1000')).stdout) as Array<Record<string, unknown>>;
+    expect(after.map((refund) => refund['key'])).not.toContain(key);
+    expect(await refused('retry-owed-refund', '--key', key)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('owed_refund_written_off'),
+    });
+    expect(await refused('write-off-owed-refund', '--key', 'masthead:no-such-refund', '--reason', 'cash')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('owed_refund_not_found'),
+    });
   });
 });
