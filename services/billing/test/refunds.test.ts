@@ -387,6 +387,32 @@ describe('owed refunds', () => {
       expect(await operator.writeOffs.find(key)).toBeNull();
     });
 
+    it('a write-off that died after its claim keeps the refund from being made; repeating it finishes', async () => {
+      const clock = Date.now();
+      const { dues, refunds } = refundsOnTheProvider({ batch: 100, now: () => new Date(clock) });
+      const paid = await paidCart();
+      const key = refundKey(paid, 1);
+      await refunds.owe(paid, 1);
+      // What a write-off leaves when it dies between its claim and its record.
+      await runtime.db
+        .collection('provider_writes')
+        .insertOne({ _id: key as never, token: 'dead-write-off', object_id: null, created_at: new Date(0), called_off: true });
+
+      await expect(refunds.retryOwed(key)).rejects.toMatchObject({ status: 409, code: 'owed_refund_written_off' });
+      await refunds.settleOwed(paid);
+      // Still listed, saying why, until the operator repeats the write-off; never made.
+      expect(await dues.of(paid._id)).toEqual([
+        expect.objectContaining({
+          attempts: 2,
+          last_error: 'owed_refund_written_off: The refund was written off by an operator; it is not made',
+        }),
+      ]);
+      expect(await refundsOf(paid)).toEqual([]);
+      expect(await refunds.writeOff({ key, reason: REASON })).toMatchObject({ _id: key, reason: REASON, provider_checked: false });
+      expect(await dues.of(paid._id)).toEqual([]);
+      expect(await refundsOf(paid)).toEqual([]);
+    });
+
     it('a write-off racing an attempt ends in exactly one of them, round after round', async () => {
       const ROUNDS = 9;
       const outcomes: string[] = [];

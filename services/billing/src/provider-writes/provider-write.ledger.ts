@@ -68,11 +68,13 @@ export class ProviderWriteLedger {
    * `once` of the key writes; a holder in flight is waited for as by `once`. Like a holder, the
    * caller that calls it off then asks the provider, since a released holder whose call failed may
    * still have written (a timeout): found, the claim records that object instead. `checked` is
-   * false when the provider could not be asked (it is called off all the same).
+   * false when this caller did not ask (the provider could not be asked, or the claim was called
+   * off before); it is called off all the same.
    */
   async callOff(key: string, find: ProviderWrite['find']): Promise<{ objectId: string } | { calledOff: true; checked: boolean }> {
     const outcome = await this.settle(key, find, true);
-    if (!('claim' in outcome)) return outcome.objectId === null ? { calledOff: true, checked: true } : { objectId: outcome.objectId };
+    // Called off before: by a caller that asked the provider, or one that died before it could.
+    if (!('claim' in outcome)) return outcome.objectId === null ? { calledOff: true, checked: false } : { objectId: outcome.objectId };
     let found: string | null;
     try {
       found = await find();
