@@ -1,7 +1,8 @@
 import type { Connection, Model } from 'mongoose';
 import type { JetStreamClient, NatsConnection } from 'nats';
 import type { NatsLink } from './subscribe.js';
-import { Events, StringCodec } from 'nats';
+import { StringCodec } from 'nats';
+import { followConnection } from './connection.js';
 import type { Logger } from 'pino';
 import type { DomainEvents, EventName } from './catalogue.js';
 import {
@@ -401,18 +402,15 @@ export async function createEventPublisher(options: PublisherOptions): Promise<E
       await new Promise((resolve) => setTimeout(resolve, RECONNECT_DRAIN_INTERVAL_MS));
     }
   };
-  void Promise.resolve(nats).then(async (connection) => {
-    bus = { nats: connection, jetstream: connection.jetstream() };
-    connected = !connection.isClosed();
-    streamReady = ensureStream();
-    void drainNow();
-    for await (const status of connection.status()) {
-      if (status.type === Events.Disconnect) connected = false;
-      if (status.type === Events.Reconnect) {
-        connected = true;
-        void drainNow();
-      }
-    }
+  followConnection(nats, {
+    opened: (connection) => {
+      bus = { nats: connection, jetstream: connection.jetstream() };
+      streamReady = ensureStream();
+    },
+    changed: (now) => {
+      connected = now;
+      if (now) void drainNow();
+    },
   });
 
   // Two queries a pass: an idle process passes rarely (12 processes polling every 500 ms cost a

@@ -1,4 +1,5 @@
-import { Events, StringCodec, type JetStreamClient } from 'nats';
+import { StringCodec, type JetStreamClient } from 'nats';
+import { followConnection } from './connection.js';
 import { countEvent } from '../metrics/index.js';
 import type { DomainEvent } from './publisher.js';
 import { subjectOf } from './publisher.js';
@@ -24,18 +25,10 @@ export class StreamSender {
     private readonly source: string,
     private readonly ackTimeoutMs: number,
   ) {
-    void Promise.resolve(nats)
-      .then(async (connection) => {
-        this.jetstream = connection.jetstream();
-        this.connected = !connection.isClosed();
-        for await (const status of connection.status()) {
-          if (status.type === Events.Disconnect) this.connected = false;
-          if (status.type === Events.Reconnect) this.connected = true;
-        }
-      })
-      .catch(() => {
-        this.connected = false;
-      });
+    followConnection(nats, {
+      opened: (connection) => (this.jetstream = connection.jetstream()),
+      changed: (connected) => (this.connected = connected),
+    });
   }
 
   async send(event: DomainEvent): Promise<boolean> {
