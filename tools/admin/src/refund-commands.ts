@@ -1,5 +1,5 @@
 import type { OwedRefund } from '@masthead/proto/billing/refunds';
-import { integer, optional, text, UsageError, type Values } from './args.js';
+import { integer, optional, text, type Values } from './args.js';
 import type { AdminClients } from './clients.js';
 
 /** Operator commands of the refunds billing owes (docs/adr/0201, 0221, 0223). */
@@ -14,16 +14,8 @@ export const REFUND_USAGE = `
                                         when the refund was made or is being made
 `;
 
-/** A write-off's reason, as billing accepts it (refund.command.ts): the CLI says so before calling. */
-const REASON_MAX = 500;
-
-/** `--reason`: required, not blank, at most 500 characters. */
-export function writeOffReason(values: Values): string {
-  const reason = optional(values, 'reason')?.trim() ?? '';
-  if (!reason) throw new UsageError('--reason is required: how the member was paid back');
-  if (reason.length > REASON_MAX) throw new UsageError(`--reason: at most ${REASON_MAX} characters`);
-  return reason;
-}
+/** `--reason`, trimmed: a blank one is refused before billing is called; billing judges the rest. */
+export const writeOffReason = (values: Values): string => text({ reason: optional(values, 'reason')?.trim() }, 'reason');
 
 /** An owed refund as operators read it. */
 const showOwedRefund = (refund: OwedRefund) => ({

@@ -30,3 +30,7 @@ export function defineError<Args extends unknown[] = []>(
   const construct = (...args: Args) => new ServiceError({ ...definition, ...detail?.(...args) });
   return Object.assign(construct, { definition });
 }
+
+/** Whether `error` was raised from one of these catalogue entries (it may have crossed a hop). */
+export const isErrorOf = (error: unknown, ...entries: readonly Pick<ErrorConstructor<never>, 'definition'>[]): error is ServiceError =>
+  error instanceof ServiceError && entries.some((entry) => entry.definition.code === error.code);

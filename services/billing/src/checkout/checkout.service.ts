@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isServiceError } from '@masthead/core/errors';
+import { isErrorOf } from '@masthead/core/errors';
 import type { EventPublisher } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
 import type { ProviderPayment } from '../card-provider/card-provider.js';
@@ -264,7 +264,7 @@ export class CheckoutService {
     try {
       payment = await this.deps.payments.charge(transaction, false);
     } catch (error) {
-      if (isServiceError(error) && error.code === providerWriteInProgress.definition.code) throw error;
+      if (isErrorOf(error, providerWriteInProgress)) throw error;
       const failure = classifyPaymentFailure(error);
       if (!failure) throw error;
       if (failure.kind === 'uncertain') throw cardProviderPaymentError(failure.code);

@@ -1,4 +1,4 @@
-import { isServiceError } from '@masthead/core/errors';
+import { isErrorOf } from '@masthead/core/errors';
 import type { EventPublisher } from '@masthead/core/events';
 import type { ServiceClient } from '@masthead/core/grpc';
 import type { Logger } from '@masthead/core/logging';
@@ -26,15 +26,12 @@ export const refundKey = (transaction: Pick<TransactionRecord, '_id' | 'resource
 /** A key `refundKey` derived (the provider-write ledger also holds other writes' keys). */
 const isRefundKey = (key: string): boolean => /^masthead:\d+:\d+:refund:\d+:\d+:v1$/.test(key);
 
-const hasCode = (error: unknown, ...entries: { definition: { code: string } }[]): boolean =>
-  isServiceError(error) && entries.some((entry) => entry.definition.code === error.code);
-
 /**
  * The provider could not make it now (down, slow, refused), another caller holds its write, or a
  * write-off is being recorded (docs/adr/0223): it stays owed.
  */
 const leftOwed = (error: unknown): boolean =>
-  classifyPaymentFailure(error) !== null || hasCode(error, providerWriteInProgress, owedRefundWrittenOff);
+  classifyPaymentFailure(error) !== null || isErrorOf(error, providerWriteInProgress, owedRefundWrittenOff);
 
 /** The first retry of a failed refund waits this long, each later one twice as long, up to `RETRY_MAX_MS` (ADR 0221). */
 const RETRY_BASE_MS = 60_000;
@@ -136,7 +133,7 @@ export class RefundService {
       outcome = await this.makeOwed(due);
     } catch (error) {
       await this.leaveOwed(due, error);
-      if (hasCode(error, owedRefundWrittenOff)) throw error;
+      if (isErrorOf(error, owedRefundWrittenOff)) throw error;
       return { made: false, due: (await this.deps.dues.find(key)) ?? due };
     }
     if (outcome === 'written_off') throw owedRefundWrittenOff();
@@ -163,7 +160,7 @@ export class RefundService {
     try {
       outcome = await this.deps.ledger.callOff(key, () => this.findMade(due));
     } catch (error) {
-      if (hasCode(error, providerWriteInProgress)) throw owedRefundInProgress();
+      if (isErrorOf(error, providerWriteInProgress)) throw owedRefundInProgress();
       throw error;
     }
     if ('objectId' in outcome) throw owedRefundAlreadyMade();
@@ -254,7 +251,7 @@ export class RefundService {
         },
       });
     } catch (error) {
-      if (hasCode(error, providerWriteCalledOff)) {
+      if (isErrorOf(error, providerWriteCalledOff)) {
         if (!(await this.deps.writeOffs.find(due._id))) throw owedRefundWrittenOff();
         await this.deps.dues.done(due._id); // owed again by a repeated completion after its write-off
         return 'written_off';
