@@ -4,3 +4,4 @@ export * from './tenant.js';
 export * from './connect-oauth.js';
 export * from './billing-process.js';
 export * from './fake-providers/index.js';
+export * from './wiring.js';

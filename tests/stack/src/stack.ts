@@ -11,6 +11,7 @@ import { loadGatewayConfig, startGateway } from '@masthead/gateway';
 import { loadIdentityConfig, startIdentityService } from '@masthead/identity';
 import { loadIntegrationsConfig, startIntegrationsService } from '@masthead/integrations';
 import { freePort } from '@masthead/local-infra';
+import { expectWiredToItself, StackMiswiredError } from './wiring.js';
 
 export interface StackOptions {
   mongoUrl: string;
@@ -68,26 +69,16 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     try {
       return await startStackOnce(options);
     } catch (error) {
-      if (attempt >= 3 || !isBindFailure(error)) throw error;
+      if (attempt >= 3 || !isRetryable(error)) throw error;
+      // Said on stderr: a retry hides the cause from the file's results, and the cause is news.
+      process.stderr.write(`test stack: attempt ${attempt} failed, starting again on new ports: ${String(error)}\n`);
     }
   }
 }
 
-const isBindFailure = (error: unknown): boolean =>
-  /EADDRINUSE|No address added out of total|not the stack's gateway/.test(error instanceof Error ? error.message : String(error));
-
-/**
- * The gateway's port answers as the gateway. Once in CI another server answered every request of
- * a file there (HTTP/2 frames to an HTTP/1.1 request) although the gateway's bind had succeeded;
- * caught here, the stack is started again on new ports rather than failing the file.
- */
-async function expectGatewayAt(gatewayUrl: string): Promise<void> {
-  const answer = await fetch(`${gatewayUrl}/healthz`).then(
-    async (response) => (response.ok ? ((await response.json()) as unknown) : null),
-    () => null,
-  );
-  if ((answer as { status?: unknown } | null)?.status !== 'ok') throw new Error(`${gatewayUrl} is not the stack's gateway`);
-}
+const isRetryable = (error: unknown): boolean =>
+  error instanceof StackMiswiredError ||
+  /EADDRINUSE|No address added out of total/.test(error instanceof Error ? error.message : String(error));
 
 async function startStackOnce(options: StackOptions): Promise<Stack> {
   const ports = await Promise.all([...SERVICES, 'gateway'].map(() => freePort()));
@@ -117,35 +108,43 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
   const logger = createLogger({ name: 'stack', level: env['LOG_LEVEL'] ?? 'silent', destination: options.logDestination });
   const running: RunningService[] = [];
   const byName = new Map<ServiceName, RunningService>();
-  const stopAll = async () => {
-    await Promise.allSettled(running.reverse().map((service) => service.stop()));
-  };
-  try {
-    const started = await Promise.all(
-      SERVICES.map((name, index) => STARTERS[name]({ ...env, GRPC_LISTEN: addressOf(index) }, logger.child({ name }))),
-    );
-    running.push(...started);
-    SERVICES.forEach((name, index) => byName.set(name, started[index]!));
-    const gateway = await startGateway(
-      loadGatewayConfig({ ...env, HOST: '127.0.0.1', PORT: String(ports[SERVICES.length]) }),
-      logger.child({ name: 'gateway' }),
-      { interceptors: options.gatewayInterceptors ?? [] },
-    );
-    running.push(gateway);
-    await expectGatewayAt(`http://127.0.0.1:${ports[SERVICES.length]}`);
-  } catch (error) {
-    await stopAll();
-    throw error;
-  }
   const clientOptions = { defaultDeadlineMs: 10_000 };
   const operator: OperatorClients = createClients(
     OPERATOR_CLIENTS,
     { accounts: env['ACCOUNTS_ADDR']!, identity: env['IDENTITY_ADDR']!, catalog: env['CATALOG_ADDR']! },
     clientOptions,
   );
+  const stopAll = async () => {
+    operator.close();
+    await Promise.allSettled(running.reverse().map((service) => service.stop()));
+  };
   const gatewayUrl = `http://127.0.0.1:${ports[SERVICES.length]}`;
+  const baseUrl = `${gatewayUrl}/api/v1`;
+  try {
+    // Settled, not raced: when one service cannot bind, the others that did are stopped too.
+    const outcomes = await Promise.allSettled(
+      SERVICES.map((name, index) => STARTERS[name]({ ...env, GRPC_LISTEN: addressOf(index) }, logger.child({ name }))),
+    );
+    outcomes.forEach((outcome, index) => {
+      if (outcome.status !== 'fulfilled') return;
+      running.push(outcome.value);
+      byName.set(SERVICES[index]!, outcome.value);
+    });
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+    const gateway = await startGateway(
+      loadGatewayConfig({ ...env, HOST: '127.0.0.1', PORT: String(ports[SERVICES.length]) }),
+      logger.child({ name: 'gateway' }),
+      { interceptors: options.gatewayInterceptors ?? [] },
+    );
+    running.push(gateway);
+    await expectWiredToItself({ operator, baseUrl });
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
   return {
-    baseUrl: `${gatewayUrl}/api/v1`,
+    baseUrl,
     gatewayUrl,
     dbPrefix,
     env,
@@ -157,9 +156,6 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
       running.splice(running.indexOf(service), 1);
       await service.stop();
     },
-    async stop() {
-      operator.close();
-      await stopAll();
-    },
+    stop: stopAll,
   };
 }
