@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Interceptor } from '@grpc/grpc-js';
 import type { Logger } from '@masthead/core/logging';
 import express from 'express';
@@ -103,10 +103,19 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   app.use(routeNotFound);
   app.use(errorRenderer(logger));
 
-  const server: Server = await new Promise((resolve, reject) => {
-    const listening = app.listen(config.PORT, config.HOST, () => resolve(listening));
-    listening.once('error', reject);
-  });
+  const release = async () => {
+    await usage.stop();
+    void nats.then((connection) => connection.close()).catch(() => undefined);
+    clients.close();
+  };
+  const server = createServer(app);
+  try {
+    await listen(server, config.PORT, config.HOST);
+  } catch (error) {
+    // A port another process holds: fail the start, never run a gateway that serves nothing.
+    await release();
+    throw error;
+  }
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerClientError);
   const address = server.address();
@@ -123,9 +132,22 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 5000).unref();
       });
-      await usage.stop();
-      void nats.then((connection) => connection.close()).catch(() => undefined);
-      clients.close();
+      await release();
     },
   };
+}
+
+/**
+ * Resolves once the server listens and rejects with the bind error. Not express's `app.listen`:
+ * express 5 hands a bind error to the listen callback, which reads as success, and a gateway
+ * whose port was taken "started" while another process answered its clients.
+ */
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }

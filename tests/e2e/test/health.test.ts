@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { loadGatewayConfig, startGateway } from '@masthead/gateway';
 import { createLogger } from '@masthead/core/logging';
 import { freePort } from '@masthead/local-infra';
@@ -38,6 +39,21 @@ describe('health and readiness', () => {
       expect(alive.status).toBe(200);
     } finally {
       await gateway.stop();
+    }
+  });
+
+  it('refuses to start on a port another server listens on (express 5 would call that a start)', async () => {
+    const holder = createServer((_req, res) => res.end('holder'));
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const address = holder.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const env = { ...s.stack.env, HOST: '127.0.0.1', PORT: String(port) };
+      const start = startGateway(loadGatewayConfig(env), createLogger({ name: 'gateway', level: 'silent' }));
+      await expect(start).rejects.toMatchObject({ code: 'EADDRINUSE' });
+      expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).text()).toBe('holder');
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
     }
   });
 });

@@ -4,4 +4,3 @@ export * from './tenant.js';
 export * from './connect-oauth.js';
 export * from './billing-process.js';
 export * from './fake-providers/index.js';
-export * from './wiring.js';

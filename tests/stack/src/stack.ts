@@ -11,7 +11,6 @@ import { loadGatewayConfig, startGateway } from '@masthead/gateway';
 import { loadIdentityConfig, startIdentityService } from '@masthead/identity';
 import { loadIntegrationsConfig, startIntegrationsService } from '@masthead/integrations';
 import { freePort } from '@masthead/local-infra';
-import { expectWiredToItself, StackMiswiredError } from './wiring.js';
 
 export interface StackOptions {
   mongoUrl: string;
@@ -77,7 +76,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 }
 
 const isRetryable = (error: unknown): boolean =>
-  error instanceof StackMiswiredError ||
   /EADDRINUSE|No address added out of total/.test(error instanceof Error ? error.message : String(error));
 
 async function startStackOnce(options: StackOptions): Promise<Stack> {
@@ -108,18 +106,9 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
   const logger = createLogger({ name: 'stack', level: env['LOG_LEVEL'] ?? 'silent', destination: options.logDestination });
   const running: RunningService[] = [];
   const byName = new Map<ServiceName, RunningService>();
-  const clientOptions = { defaultDeadlineMs: 10_000 };
-  const operator: OperatorClients = createClients(
-    OPERATOR_CLIENTS,
-    { accounts: env['ACCOUNTS_ADDR']!, identity: env['IDENTITY_ADDR']!, catalog: env['CATALOG_ADDR']! },
-    clientOptions,
-  );
   const stopAll = async () => {
-    operator.close();
     await Promise.allSettled(running.reverse().map((service) => service.stop()));
   };
-  const gatewayUrl = `http://127.0.0.1:${ports[SERVICES.length]}`;
-  const baseUrl = `${gatewayUrl}/api/v1`;
   try {
     // Settled, not raced: when one service cannot bind, the others that did are stopped too.
     const outcomes = await Promise.allSettled(
@@ -138,13 +127,19 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
       { interceptors: options.gatewayInterceptors ?? [] },
     );
     running.push(gateway);
-    await expectWiredToItself({ operator, baseUrl });
   } catch (error) {
     await stopAll();
     throw error;
   }
+  const clientOptions = { defaultDeadlineMs: 10_000 };
+  const operator: OperatorClients = createClients(
+    OPERATOR_CLIENTS,
+    { accounts: env['ACCOUNTS_ADDR']!, identity: env['IDENTITY_ADDR']!, catalog: env['CATALOG_ADDR']! },
+    clientOptions,
+  );
+  const gatewayUrl = `http://127.0.0.1:${ports[SERVICES.length]}`;
   return {
-    baseUrl,
+    baseUrl: `${gatewayUrl}/api/v1`,
     gatewayUrl,
     dbPrefix,
     env,
@@ -156,6 +151,9 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
       running.splice(running.indexOf(service), 1);
       await service.stop();
     },
-    stop: stopAll,
+    async stop() {
+      operator.close();
+      await stopAll();
+    },
   };
 }

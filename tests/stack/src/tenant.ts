@@ -17,7 +17,7 @@ export interface Tenant {
  * A resource of its own for one test (isolation by tenant, never by truncating collections),
  * created through the operator APIs as an operator would.
  */
-export async function createTenant(stack: Pick<Stack, 'operator'>, options: TenantOptions = {}): Promise<Tenant> {
+export async function createTenant(stack: Stack, options: TenantOptions = {}): Promise<Tenant> {
   const suffix = randomBytes(4).toString('hex');
   const partner = await stack.operator.accounts.createPartner({ title: `Partner ${suffix}` });
   const resource = await stack.operator.accounts.upsertResource({
