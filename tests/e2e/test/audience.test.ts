@@ -226,6 +226,22 @@ describe('audience provider', () => {
       expect(event['payload']).toEqual({ user_id: member.id, action: 'subscribe', status: 'subscribed', tags: [] });
     });
 
+    it("lists the interests in the configured category's order, then the others, whatever their IDs look like", async () => {
+      const { newsletters, topics, member } = await configured();
+      // Integer-like IDs come first in a parsed object, in numeric order: the reverse of the catalog's here.
+      const [daily, weekly] = newsletters.interests;
+      daily!.id = '9000000001';
+      weekly!.id = '1000000002';
+      topics.interests[0]!.id = '5';
+      const response = await post('subscribe', member, { interests: { [daily!.id]: true } });
+      expect(response.status, response.text).toBe(200);
+      expect(response.body['interests']).toEqual([
+        { id: '9000000001', name: 'daily briefing', subscribed: true },
+        { id: '1000000002', name: 'weekly digest', subscribed: false },
+        { id: '5', name: 'Newsletter 5', subscribed: false },
+      ]);
+    });
+
     it('acts for user_id only when the caller is a global admin or root; 404 user_not_found for an unknown one', async () => {
       const { tenant, list, member: other } = await configured();
       const asUser = await signIn(s(), tenant);

@@ -160,13 +160,14 @@ export class AudienceService {
       this.catalog(client, settings.interest_category),
       this.quiet(client.mergeFields()).then((fields) => itemsOf(fields, 'merge_fields') ?? []),
     ]);
-    const names = new Map((catalog ?? []).map((interest) => [interest.id, interest.name]));
+    const known = new Map((catalog ?? []).map((interest, index) => [interest.id, { name: interest.name, index }]));
     const mergeNames = new Map(mergeCatalog.map((field) => [text(field['tag']), text(field['name'])]));
-    const interests: InterestFlag[] = Object.entries(asObject(member['interests'])).map(([id, flag]) => ({
-      id,
-      name: names.get(id) ?? fallbackInterestName(id),
-      subscribed: flag === true,
-    }));
+    // The configured category's interests first, in its order, then the others. Not the order of
+    // the provider's object: parsing it puts integer-like keys (an ID of ten digits) first.
+    const rank = (id: string) => known.get(id)?.index ?? known.size;
+    const interests: InterestFlag[] = Object.entries(asObject(member['interests']))
+      .map(([id, flag]) => ({ id, name: known.get(id)?.name ?? fallbackInterestName(id), subscribed: flag === true }))
+      .sort((a, b) => rank(a.id) - rank(b.id));
     const mergeFields: MergeFieldValue[] = Object.entries(asObject(member['merge_fields'])).map(([key, value]) => ({
       key,
       name: mergeNames.get(key),
