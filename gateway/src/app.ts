@@ -1,6 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { Interceptor } from '@grpc/grpc-js';
 import type { Logger } from '@masthead/core/logging';
+import { listenOn } from '@masthead/core/service';
 import express from 'express';
 import { AuthenticationCache, withAuthenticationCache } from './auth/authentication-cache.js';
 import { ResourceDirectory } from '@masthead/core/resources';
@@ -110,7 +111,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   };
   const server = createServer(app);
   try {
-    await listen(server, config.PORT, config.HOST);
+    await listenOn(server, config.PORT, config.HOST);
   } catch (error) {
     // A port another process holds: fail the start, never run a gateway that serves nothing.
     await release();
@@ -135,19 +136,4 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
       await release();
     },
   };
-}
-
-/**
- * Resolves once the server listens and rejects with the bind error. Not express's `app.listen`:
- * express 5 hands a bind error to the listen callback, which reads as success, and a gateway
- * whose port was taken "started" while another process answered its clients.
- */
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }

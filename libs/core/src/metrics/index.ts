@@ -2,6 +2,7 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import { createServer, type Server } from 'node:http';
 import { subscribe } from 'node:diagnostics_channel';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
+import { listenOn } from '../service/listen.js';
 
 /**
  * Prometheus metrics of one process (docs/adr/0183): one registry per process, whose families are
@@ -242,10 +243,7 @@ export async function startMetricsServer(port: number, host: string): Promise<Me
       () => res.writeHead(500).end(),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
+  await listenOn(server, port, host);
   const address = server.address();
   return {
     port: typeof address === 'object' && address ? address.port : port,

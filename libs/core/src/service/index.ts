@@ -1,1 +1,2 @@
 export * from './runtime.js';
+export * from './listen.js';
