@@ -5,3 +5,4 @@ export * from './recording-server.js';
 export * from './provided.js';
 export * from './process-client.js';
 export * from './webhook-receiver.js';
+export * from './dark-link.js';

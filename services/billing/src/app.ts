@@ -59,7 +59,8 @@ import { claimHolders } from './checkout/claim-holder.js';
 import { PromoService } from './promos/promo.service.js';
 import { ProviderWriteLedger } from './provider-writes/provider-write.ledger.js';
 import { DueRefundRepository } from './refunds/refund.repository.js';
-import { RefundService } from './refunds/refund.service.js';
+import { PurchaseRevocation } from './refunds/purchase-revocation.js';
+import { refundKey, RefundService } from './refunds/refund.service.js';
 import { RefundWriteOffRepository } from './refunds/write-off.repository.js';
 import { SourceRepository } from './sources/source.repository.js';
 import { LegacySourceService } from './sources/legacy.service.js';
@@ -210,34 +211,40 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     // A hold is over when its checkout is gone, or settled and granted everything.
     isStale: async (claimKey, heldSince) => {
       const holder = await holderOf(claimKey, heldSince);
-      if (holder.state !== 'recorded') return holder.state === 'abandoned';
+      if (holder.state !== 'recorded') return holder.state !== 'running';
       const { status, purchases } = holder.transaction;
-      return SETTLED.includes(status) && purchases.every((purchase) => purchase.fulfilled_id !== null || !!purchase.unfulfilled);
+      return (
+        SETTLED.includes(status) &&
+        purchases.every((purchase) => purchase.fulfilled_id !== null || !!purchase.unfulfilled || !!purchase.revoked)
+      );
     },
   });
+  const fulfilments = new FulfilmentRegistry([
+    pricingFulfilment,
+    new TicketFulfilment({ ticketSales: community.ticketSales, logger: runtime.logger }),
+    new GiftFulfilment({ pricings: catalog.pricings, sponsorships: community.sponsorships }),
+  ]);
+  const revocation = new PurchaseRevocation({ transactions: transactionRows, fulfilments, refundKeyOf: refundKey, logger: runtime.logger });
   const refunds = new RefundService({
     transactions: transactionRows,
     dues: dueRefunds,
     writeOffs: refundWriteOffs,
     providers,
     ledger,
-    memberships: catalog.memberships,
+    revocation,
     events: runtime.events,
     logger: runtime.logger,
     batch: config.REFUND_BATCH,
     now,
   });
   const checkout = new CheckoutService({
-    fulfilments: new FulfilmentRegistry([
-      pricingFulfilment,
-      new TicketFulfilment({ ticketSales: community.ticketSales, logger: runtime.logger }),
-      new GiftFulfilment({ pricings: catalog.pricings, sponsorships: community.sponsorships }),
-    ]),
+    fulfilments,
     promos,
     transactions: transactionRows,
     chargeSources,
     payments: paymentRunner,
     refunds,
+    revocation,
     events: runtime.events,
     logger: runtime.logger,
     now,
@@ -250,7 +257,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     checkout,
     payments: paymentRunner,
     refunds,
-    memberships: catalog.memberships,
+    revocation,
     publisher: runtime.events,
     logger: runtime.logger,
   });

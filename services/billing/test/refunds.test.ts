@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createClients } from '@masthead/core/clients';
 import { parseOrThrow } from '@masthead/core/errors';
 import { openServiceRuntime, type ServiceRuntime } from '@masthead/core/service';
 import { FAKE_PROVIDER_KEY, freePort } from '@masthead/local-infra';
@@ -10,7 +9,9 @@ import type { CardProvider } from '../src/card-provider/card-provider.js';
 import { cardProviderClient } from '../src/card-provider/client.js';
 import { StripeCardProvider } from '../src/card-provider/stripe-card-provider.js';
 import { loadBillingConfig } from '../src/config.js';
+import { FulfilmentRegistry } from '../src/checkout/fulfilment.js';
 import { ProviderWriteLedger } from '../src/provider-writes/provider-write.ledger.js';
+import { PurchaseRevocation } from '../src/refunds/purchase-revocation.js';
 import { writeOffCommand } from '../src/refunds/refund.command.js';
 import { DueRefundRepository } from '../src/refunds/refund.repository.js';
 import { refundKey, RefundService } from '../src/refunds/refund.service.js';
@@ -32,7 +33,9 @@ describe('owed refunds', () => {
   let up: CardProvider;
   let down: CardProvider;
   let crashes = 0;
-  const catalog = createClients(['memberships'], { catalog: '127.0.0.1:1' }, { defaultDeadlineMs: 1000 });
+  /** No item type to take back here (no catalog or community): the e2e refund tests take lines back. */
+  const revocationOf = (transactions: TransactionRepository) =>
+    new PurchaseRevocation({ transactions, fulfilments: new FulfilmentRegistry([]), refundKeyOf: refundKey, logger: runtime.logger });
 
   beforeAll(async () => {
     const localStripe = inject('localStripeUrl');
@@ -55,7 +58,6 @@ describe('owed refunds', () => {
     down = new StripeCardProvider(config({ CARDPROVIDER_API_BASE: nowhere, CARDPROVIDER_TIMEOUT_MS: '1000' }), FAKE_PROVIDER_KEY);
   });
   afterAll(async () => {
-    catalog.close();
     await runtime?.events.stop();
     await (await runtime?.nats)?.close();
     await runtime?.db.close();
@@ -133,7 +135,7 @@ describe('owed refunds', () => {
       writeOffs: new RefundWriteOffRepository(runtime.db),
       providers: { for: async () => provider },
       ledger,
-      memberships: catalog.memberships,
+      revocation: revocationOf(transactions),
       events: runtime.events,
       logger: runtime.logger,
       batch: 100,
@@ -212,7 +214,7 @@ describe('owed refunds', () => {
       writeOffs,
       providers: { for: async () => provider() },
       ledger: new ProviderWriteLedger(runtime.db, { staleAfterMs: 60_000, waitMs }),
-      memberships: catalog.memberships,
+      revocation: revocationOf(transactions),
       events: runtime.events,
       logger: runtime.logger,
       ...rest,

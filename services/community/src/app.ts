@@ -16,6 +16,7 @@ import { sponsorshipsHandlers } from './grpc/sponsorships.handlers.js';
 import { teamsHandlers } from './grpc/teams.handlers.js';
 import { ticketSalesHandlers } from './grpc/ticket-sales.handlers.js';
 import { tiEventsHandlers } from './grpc/ti-events.handlers.js';
+import { ActivationGrant } from './invitations/activation-grant.js';
 import { InviteActivationService } from './invitations/invite-activation.service.js';
 import { InvitePreviewService } from './invitations/invite-preview.service.js';
 import { InviteRepository } from './invitations/invite.repository.js';
@@ -30,20 +31,29 @@ import { PassRepository } from './passes/pass.repository.js';
 import { PassService } from './passes/pass.service.js';
 import { PassTokenRepository } from './passes/pass-token.repository.js';
 import { RecipientService } from './sponsorships/recipient.service.js';
+import { SlotGrant } from './sponsorships/slot-grant.js';
 import { SlotRepository } from './sponsorships/slot.repository.js';
 import { SlotService } from './sponsorships/slot.service.js';
 import { SponsorshipPurchaseService } from './sponsorships/sponsorship-purchase.service.js';
+import { SponsorshipRevocationRepository } from './sponsorships/sponsorship-revocation.repository.js';
+import { SponsorshipRevocation } from './sponsorships/sponsorship-revocation.js';
 import { SponsorshipRepository } from './sponsorships/sponsorship.repository.js';
 import { SponsorshipService } from './sponsorships/sponsorship.service.js';
 import { SponsorshipViews } from './sponsorships/sponsorship.views.js';
+import { ClaimOutcomes } from './support/claim-outcomes.js';
 import { IdentityMemberDirectory } from './support/member-directory.js';
 import { BillingPaymentCustomers } from './support/payment-customers.js';
+import { PendingGrantPass } from './support/pending-grants.js';
 import { InventoryRepository } from './ticket-sales/inventory.repository.js';
 import { ReservationRepository } from './ticket-sales/reservation.repository.js';
+import { RevocationRepository } from './ticket-sales/revocation.repository.js';
+import { TicketRevocation } from './ticket-sales/ticket-revocation.js';
 import { TicketSalesService } from './ticket-sales/ticket-sales.service.js';
 import { TiEventRepository } from './ti-events/ti-event.repository.js';
 import { TiEventService } from './ti-events/ti-event.service.js';
 import { TicketRepository } from './ti-events/ticket.repository.js';
+import { PricingSeatRepository } from './teams/pricing-seat.repository.js';
+import { PricingSeats } from './teams/pricing-seats.js';
 import { TeamAccess } from './teams/team-access.js';
 import { TeamMemberRepository } from './teams/team-member.repository.js';
 import { TeamRepository } from './teams/team.repository.js';
@@ -76,10 +86,30 @@ export async function startCommunityService(config: CommunityConfig, logger?: Lo
   const passTokens = new PassTokenRepository(runtime.db);
   const sponsorships = new SponsorshipRepository(runtime.db);
   const slots = new SlotRepository(runtime.db);
+  const seats = new PricingSeatRepository(runtime.db);
+  const outcomes = new ClaimOutcomes(runtime.db);
+  const revocations = new RevocationRepository(runtime.db);
+  const sponsorshipRevocations = new SponsorshipRevocationRepository(runtime.db);
   await Promise.all(
-    [teams, members, passes, invites, flood, tiEvents, tickets, inventory, reservations, assignments, passTokens, sponsorships, slots].map(
-      (repository) => repository.ready(),
-    ),
+    [
+      teams,
+      members,
+      passes,
+      invites,
+      flood,
+      tiEvents,
+      tickets,
+      inventory,
+      reservations,
+      assignments,
+      passTokens,
+      sponsorships,
+      slots,
+      seats,
+      outcomes,
+      revocations,
+      sponsorshipRevocations,
+    ].map((repository) => repository.ready()),
   );
 
   const events = runtime.events;
@@ -90,6 +120,33 @@ export async function startCommunityService(config: CommunityConfig, logger?: Lo
   const passDeps = { passes, assignments, attendance, tickets };
   const sponsorshipDeps = { sponsorships, slots, memberships, events };
   const sponsorshipViews = new SponsorshipViews({ slots, memberships });
+  const pricingSeats = new PricingSeats({ seats, pricings });
+  const activation = new InviteActivationService({
+    invites,
+    teams,
+    members,
+    pricingSeats,
+    pricings,
+    payments,
+    grant: new ActivationGrant({ invites, members, pricingSeats, memberships, outcomes, events, slots }),
+  });
+  const recipients = new RecipientService({ sponsorships, slots, events, grant: new SlotGrant({ slots, memberships, outcomes, events }) });
+  const sponsorshipRevocation = new SponsorshipRevocation({
+    sponsorships,
+    slots,
+    revocations: sponsorshipRevocations,
+    memberships,
+    outcomes,
+    events,
+  });
+  // Started here, outside any call: a pass must not inherit a request's deadline (ADR 0100).
+  const pendingGrants = new PendingGrantPass({
+    grants: [activation, recipients],
+    leaseMs: config.GRANT_LEASE_MS,
+    batch: config.GRANT_PASS_BATCH,
+    logger: runtime.logger,
+  });
+  pendingGrants.start(config.GRANT_PASS_INTERVAL_MS);
   return serveRuntime(
     runtime,
     config.GRPC_LISTEN,
@@ -102,14 +159,14 @@ export async function startCommunityService(config: CommunityConfig, logger?: Lo
       {
         name: 'masthead.community.v1.TeamsService',
         definition: TeamsServiceService,
-        implementation: teamsHandlers(new TeamService({ teams, members, invites, access, events })),
+        implementation: teamsHandlers(new TeamService({ teams, members, pricingSeats, invites, access, events })),
       },
       {
         name: 'masthead.community.v1.InvitationsService',
         definition: InvitationsServiceService,
         implementation: invitationsHandlers({
           teamInvites: new TeamInviteService({ invites, members, access, pricings, payments, events }),
-          activation: new InviteActivationService({ invites, teams, members, pricings, memberships, payments, events, slots }),
+          activation,
           preview: new InvitePreviewService({ invites, teams, pricings, flood }),
         }),
       },
@@ -142,6 +199,8 @@ export async function startCommunityService(config: CommunityConfig, logger?: Lo
             inventory,
             reservations,
             passes,
+            revocations,
+            revocation: new TicketRevocation({ passes, assignments, tokens: passTokens, inventory, revocations, publisher: events }),
             publisher: events,
             defaultHoldSeconds: config.TICKET_HOLD_SECONDS,
           }),
@@ -153,14 +212,22 @@ export async function startCommunityService(config: CommunityConfig, logger?: Lo
         implementation: sponsorshipsHandlers({
           sponsorships: new SponsorshipService({ ...sponsorshipDeps, views: sponsorshipViews }),
           slots: new SlotService(sponsorshipDeps),
-          recipients: new RecipientService(sponsorshipDeps),
-          purchases: new SponsorshipPurchaseService({ sponsorships, slots, pricings, events }),
+          recipients,
+          purchases: new SponsorshipPurchaseService({
+            sponsorships,
+            slots,
+            pricings,
+            revocations: sponsorshipRevocations,
+            revocation: sponsorshipRevocation,
+            events,
+          }),
           views: sponsorshipViews,
           logger: runtime.logger,
         }),
       },
     ],
     () => {
+      pendingGrants.stop();
       clients.close();
       return Promise.resolve();
     },

@@ -115,6 +115,15 @@ export type DomainEvents = {
   invite_activated: { invite_id: number; team_id: number | null; user_id: number; subscription_id: number | null };
   /** A ticket reservation was confirmed into passes owned by the buyer (ADR 0151). */
   ti_event_passes_issued: { purchase_key: string; ti_event_id: number; ticket_id: number; owner_id: number; pass_ids: number[] };
+  /** A purchase line's passes were taken back: it was refunded or its dispute lost (ADR 0234). */
+  ti_event_passes_revoked: {
+    purchase_key: string;
+    ti_event_id: number;
+    ticket_id: number;
+    owner_id: number;
+    pass_ids: number[];
+    reason: string;
+  };
   /**
    * A pass got its attendee. Carries the pass authorization token for the mail sender, like the
    * codes of ADR 0056 (ADR 0153); `email` is the invitation's, null for a direct assignment.

@@ -1,3 +1,4 @@
+import type { Model } from 'mongoose';
 import { isDuplicateKey } from './ids.js';
 
 /*
@@ -37,4 +38,20 @@ export async function claimSlot(insert: (slot: number) => Promise<unknown>, from
     if (await insertIfAbsent(insert(slot))) return slot;
   }
   return null;
+}
+
+/**
+ * An ending decided once (ADR 0002): inserts `record` under its key unless one is there, and
+ * answers the `field` that stands — this call's, or the first writer's — and whether this call
+ * wrote it (and so is the one to act on it: announce, give back, mark).
+ */
+export async function settleOnce<T extends { _id: string }, F extends keyof T>(
+  model: Model<T>,
+  record: T,
+  field: F,
+): Promise<{ value: T[F]; won: boolean }> {
+  if (await insertIfAbsent(model.create(record))) return { value: record[field], won: true };
+  const standing = await model.findById(record._id).lean<T>().exec();
+  if (!standing) throw new Error(`the ending of ${record._id} vanished`);
+  return { value: standing[field], won: false };
 }

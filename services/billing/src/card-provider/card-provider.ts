@@ -98,8 +98,8 @@ export interface ProviderCharge {
   refunded: boolean;
   disputed: boolean;
   status: string;
-  /** Its refunds as the provider lists them now, oldest first. */
-  refunds: Array<{ id: string; amount: number; created: Date; reason: string | null }>;
+  /** Its refunds as the provider lists them now, oldest first; `key` is billing's, when billing made it. */
+  refunds: Array<{ id: string; amount: number; created: Date; reason: string | null; key: string | null }>;
 }
 
 export interface CardProvider {

@@ -102,7 +102,13 @@ const toProviderCharge = (charge: Stripe.Charge): ProviderCharge => ({
   disputed: charge.disputed === true,
   status: charge.status,
   refunds: (charge.refunds?.data ?? [])
-    .map((refund) => ({ id: refund.id, amount: refund.amount, created: new Date(refund.created * 1000), reason: refund.reason ?? null }))
+    .map((refund) => ({
+      id: refund.id,
+      amount: refund.amount,
+      created: new Date(refund.created * 1000),
+      reason: refund.reason ?? null,
+      key: refund.metadata?.[KEY_METADATA] ?? null,
+    }))
     .sort((a, b) => a.created.getTime() - b.created.getTime()),
 });
 

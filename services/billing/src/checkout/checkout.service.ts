@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
-import { isErrorOf } from '@masthead/core/errors';
+import { isErrorOf, type ServiceError } from '@masthead/core/errors';
 import type { EventPublisher } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
 import type { ProviderPayment } from '../card-provider/card-provider.js';
 import { classifyPaymentFailure, type PaymentRunner } from '../payments/payment.runner.js';
+import { promoExhausted } from '../promos/promo.errors.js';
 import type { PromoService } from '../promos/promo.service.js';
 import type { PromoCodeRecord } from '../promos/promo.schema.js';
 import { providerWriteInProgress } from '../provider-writes/provider-write.errors.js';
+import type { PurchaseRevocation } from '../refunds/purchase-revocation.js';
 import type { RefundService } from '../refunds/refund.service.js';
 import type { SourceType } from '../sources/source.repository.js';
 import { type ChargeSources, NoChargeSource, type ChargeSource } from '../payments/charge-source.js';
@@ -69,6 +71,7 @@ interface Deps {
   chargeSources: ChargeSources;
   payments: PaymentRunner;
   refunds: Pick<RefundService, 'owe' | 'settleOwed'>;
+  revocation: Pick<PurchaseRevocation, 'afterGrant'>;
   events: EventPublisher;
   logger: Logger;
   now: () => Date;
@@ -148,15 +151,13 @@ export class CheckoutService {
     const quote = await this.quote(member, items);
     const source = quote.total > 0 ? await this.sourceFor(member, items) : null;
     const reserved: Array<QuoteLine & { line: number }> = [];
+    const promoCodes = quote.lines.flatMap((line) => (line.promo ? [line.promo] : []));
     try {
       for (const [index, line] of quote.lines.entries()) {
         await line.fulfilment.reserve(member, line.item, uniqueKey, index);
         reserved.push({ ...line, line: index });
       }
-      await this.deps.promos.claim(
-        quote.lines.flatMap((line) => (line.promo ? [line.promo] : [])),
-        uniqueKey,
-      );
+      await this.deps.promos.claim(promoCodes, uniqueKey);
     } catch (error) {
       // A concurrent request with the same key may have recorded (and even granted) it meanwhile:
       // then this one is its retry, not a purchase of its own.
@@ -205,7 +206,13 @@ export class CheckoutService {
       resource_title: member.resourceTitle,
     });
     // A concurrent request with the same key recorded it first: continue that one.
-    return created ? this.charge(record) : this.resume(record, fingerprint);
+    if (!created) return this.resume(record, fingerprint);
+    // Recorded: its promo uses are kept for good, unless a use was given back while this checkout
+    // was slower than the lease and none is left; then it ends before any charge (docs/adr/0235).
+    if (!(await this.deps.promos.keep(promoCodes, uniqueKey))) {
+      return this.fail(record, 'invalid_promo', promoExhausted.definition.description, {}, promoExhausted);
+    }
+    return this.charge(record);
   }
 
   /**
@@ -292,7 +299,8 @@ export class CheckoutService {
     const target = { resourceId: current.resource_id, userId: current.user_id, transactionId: current._id, claimKey: current.unique_key };
     let unfulfilled: string | null = null;
     for (const [index, purchase] of current.purchases.entries()) {
-      if (purchase.fulfilled_id !== null) continue;
+      // Granted already, or refunded or disputed before it was (docs/adr/0234).
+      if (purchase.fulfilled_id !== null || purchase.revoked) continue;
       if (purchase.unfulfilled) {
         unfulfilled ??= purchase.unfulfilled;
         continue;
@@ -311,6 +319,7 @@ export class CheckoutService {
         continue;
       }
       await this.deps.transactions.markFulfilled(current._id, index, granted);
+      await this.deps.revocation.afterGrant(current._id, index);
     }
     if (unfulfilled) {
       await this.deps.refunds.settleOwed(current);
@@ -319,12 +328,13 @@ export class CheckoutService {
     return (await this.deps.transactions.findById(current._id)) ?? current;
   }
 
-  /** Marks the transaction failed (once), gives back holds and promo uses, and answers 409 payment_failed. */
+  /** Marks the transaction failed (once), gives back holds and promo uses, and answers 409 payment_failed (or `refusal`). */
   private async fail(
     transaction: TransactionRecord,
     code: string,
     message: string,
     ids: Partial<TransactionRecord>,
+    refusal?: () => ServiceError,
   ): Promise<PaymentOutcome> {
     const settled = await this.deps.transactions.settle(transaction._id, 'failed', { ...ids, error: code, error_message: message });
     if (settled) await publishSettled(this.deps.events, this.deps.logger, 'transaction_failed', settled);
@@ -335,7 +345,7 @@ export class CheckoutService {
         return fulfilment ? [{ item: priced(purchase), fulfilment, line }] : [];
       });
       await this.releaseLines(current.resource_id, current.user_id, current.unique_key, lines);
-      throw paymentFailed(current.error_message ?? message);
+      throw refusal?.() ?? paymentFailed(current.error_message ?? message);
     }
     // Settled otherwise by a concurrent writer (a webhook): answer what it is now.
     return this.resume(current, current.fingerprint);

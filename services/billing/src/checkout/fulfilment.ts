@@ -54,7 +54,8 @@ export const purchaseKeyOf = (claimKey: string, line: number): string => `${clai
 /**
  * One item type of checkout (docs/adr/0142): the seam through which other areas sell through
  * billing. Billing calls, per item: `price` (quote), `reserve` (before any charge), then either
- * `fulfil` (after the payment succeeded) or `release` (after it failed). Every method may be
+ * `fulfil` (after the payment succeeded) or `release` (after it failed), and `revoke` when the
+ * paid line is refunded or its dispute lost. Every method may be
  * called again for the same item and claim key (a retried request, a resumed checkout, a
  * webhook): each must be idempotent. Errors are the item's own 409s (ServiceError); anything
  * else is a failure of the checkout.
@@ -78,7 +79,16 @@ export interface Fulfilment {
   fulfil(target: FulfilmentTarget, item: PricedItem): Promise<number>;
   /** Gives back what `reserve` held (the payment failed or was abandoned). Idempotent. */
   release(target: ReleaseTarget, item: Pick<PricedItem, 'itemId'>): Promise<void>;
+  /**
+   * Takes back what `fulfil` granted for the line (`grantedId`, null when it granted nothing
+   * yet), which was refunded or whose dispute was lost (docs/adr/0234), and closes it so that no
+   * later `fulfil` grants it. Idempotent: a repeat takes nothing back twice.
+   */
+  revoke(target: FulfilmentTarget, grantedId: number | null, reason: RevocationReason): Promise<void>;
 }
+
+/** Why a paid line's grant is taken back: catalog's and community's words (docs/adr/0234). */
+export type RevocationReason = 'refunded' | 'disputed';
 
 /**
  * The answers of `fulfil` that say a paid line can never be granted, by code: a ticket whose units

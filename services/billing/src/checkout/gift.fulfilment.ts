@@ -3,7 +3,14 @@ import type { PricingsServiceService } from '@masthead/proto/catalog/pricings';
 import type { SponsorshipsServiceService } from '@masthead/proto/community/sponsorships';
 import type { Member } from '../support/member-scope.js';
 import { invalidItemKey } from './checkout.errors.js';
-import { purchaseKeyOf, type Fulfilment, type FulfilmentTarget, type ItemRequest, type PricedItem } from './fulfilment.js';
+import {
+  purchaseKeyOf,
+  type Fulfilment,
+  type FulfilmentTarget,
+  type ItemRequest,
+  type PricedItem,
+  type RevocationReason,
+} from './fulfilment.js';
 import { pricingFor, pricingTitle } from './pricing.fulfilment.js';
 
 /** What clients send as `item_type` for a membership bought for someone else. */
@@ -61,4 +68,13 @@ export class GiftFulfilment implements Fulfilment {
   }
 
   async release(): Promise<void> {}
+
+  /** The sponsorship goes, and its recipients' memberships end (community; docs/adr/0234). */
+  async revoke(target: FulfilmentTarget, _grantedId: number | null, reason: RevocationReason): Promise<void> {
+    await this.deps.sponsorships.revokeSponsorship({
+      resourceId: target.resourceId,
+      purchaseKey: purchaseKeyOf(target.claimKey, target.line),
+      reason,
+    });
+  }
 }

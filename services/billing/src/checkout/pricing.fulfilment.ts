@@ -5,7 +5,15 @@ import type { MembershipsServiceService } from '@masthead/proto/catalog/membersh
 import type { PricingsServiceService } from '@masthead/proto/catalog/pricings';
 import type { Member } from '../support/member-scope.js';
 import { alreadySubscribed, invalidItemKey, purchaseInProgress } from './checkout.errors.js';
-import { itemIdOf, type Fulfilment, type FulfilmentTarget, type ItemRequest, type PricedItem, type ReleaseTarget } from './fulfilment.js';
+import {
+  itemIdOf,
+  type Fulfilment,
+  type FulfilmentTarget,
+  type ItemRequest,
+  type PricedItem,
+  type ReleaseTarget,
+  type RevocationReason,
+} from './fulfilment.js';
 import type { HoldIsStale, HoldRepository } from './hold.repository.js';
 
 /**
@@ -141,5 +149,16 @@ export class PricingFulfilment implements Fulfilment {
 
   release(target: ReleaseTarget, item: Pick<PricedItem, 'itemId'>): Promise<void> {
     return this.deps.holds.release(holdId(target.resourceId, target.userId, item.itemId), target.claimKey);
+  }
+
+  /** Ends the membership the line granted (catalog's EndMembership: once, with the reason); a line not granted has none. */
+  async revoke(target: FulfilmentTarget, grantedId: number | null, reason: RevocationReason): Promise<void> {
+    if (!grantedId) return;
+    try {
+      await this.deps.memberships.endMembership({ resourceId: target.resourceId, userId: target.userId, membershipId: grantedId, reason });
+    } catch (error) {
+      // A membership catalog does not have (any more) has nothing left to end.
+      if (!isServiceError(error) || error.status !== 404) throw error;
+    }
   }
 }

@@ -12,6 +12,7 @@ import {
   type ItemRequest,
   type PricedItem,
   type ReleaseTarget,
+  type RevocationReason,
 } from './fulfilment.js';
 
 /** What clients send as `item_type` for event tickets. */
@@ -129,7 +130,7 @@ export class TicketFulfilment implements Fulfilment {
     } catch (error) {
       if (codeOf(error) !== 'ticket_reservation_released') throw error;
     }
-    const lateKey = `${purchaseKey}:late`;
+    const lateKey = lateKeyOf(purchaseKey);
     try {
       const reservation = await this.reserveUnits({
         resourceId: target.resourceId,
@@ -159,6 +160,17 @@ export class TicketFulfilment implements Fulfilment {
     return passes[0]?.id ?? 0;
   }
 
+  /**
+   * The line's passes end and its units are free again (community; docs/adr/0234): those of the
+   * purchase key and of its successor for a late confirmation, which is closed too.
+   */
+  async revoke(target: FulfilmentTarget, _grantedId: number | null, reason: RevocationReason): Promise<void> {
+    const purchaseKey = purchaseKeyOf(target.claimKey, target.line);
+    for (const key of [purchaseKey, lateKeyOf(purchaseKey)]) {
+      await this.deps.ticketSales.revokeTickets({ resourceId: target.resourceId, purchaseKey: key, reason });
+    }
+  }
+
   /** Gives the units back; a reservation confirmed meanwhile (a webhook completed it) stays sold. */
   async release(target: ReleaseTarget): Promise<void> {
     const purchaseKey = purchaseKeyOf(target.claimKey, target.line);
@@ -172,3 +184,6 @@ export class TicketFulfilment implements Fulfilment {
 }
 
 const quantityOf = (item: Pick<PricedItem, 'terms'>): number => Number(item.terms['quantity'] ?? 1);
+
+/** The key a late confirmation reserves under once the line's hold lapsed (docs/adr/0157). */
+const lateKeyOf = (purchaseKey: string): string => `${purchaseKey}:late`;

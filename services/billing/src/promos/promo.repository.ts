@@ -1,7 +1,17 @@
-import { claimSlot, insertWithNextId, isDuplicateKey, isStorableText } from '@masthead/core/mongo';
+import { claimSlot, insertWithNextId, isDuplicateKey, isStorableText, settleOnce } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import { promoCodeExists } from './promo.errors.js';
-import { promoCodeModel, promoRedemptionModel, type PromoCodeRecord, type PromoRedemptionRecord } from './promo.schema.js';
+import {
+  promoCodeModel,
+  promoRedemptionModel,
+  promoUseFateModel,
+  type PromoCodeRecord,
+  type PromoRedemptionRecord,
+  type PromoUseFateRecord,
+} from './promo.schema.js';
+
+/** One claim of a use: the slot's `_id` and when it was claimed (a slot is claimed again once given back). */
+const fateKey = (use: Pick<PromoRedemptionRecord, '_id' | 'created_at'>) => `${use._id}@${new Date(use.created_at).getTime()}`;
 
 export type NewPromoCode = Omit<PromoCodeRecord, '_id' | 'code_key' | 'created_at' | 'updated_at'>;
 
@@ -11,14 +21,16 @@ export const codeKey = (resourceId: number, code: string) => `${resourceId}:${co
 export class PromoRepository {
   private readonly codes: Model<PromoCodeRecord>;
   private readonly redemptions: Model<PromoRedemptionRecord>;
+  private readonly fates: Model<PromoUseFateRecord>;
 
   constructor(private readonly db: Connection) {
     this.codes = promoCodeModel(db);
     this.redemptions = promoRedemptionModel(db);
+    this.fates = promoUseFateModel(db);
   }
 
   async ready(): Promise<void> {
-    await Promise.all([this.codes.createIndexes(), this.redemptions.createIndexes()]);
+    await Promise.all([this.codes.createIndexes(), this.redemptions.createIndexes(), this.fates.createIndexes()]);
   }
 
   /** 409 promo_code_exists for a code the resource has already (in any case). */
@@ -82,6 +94,21 @@ export class PromoRepository {
       .find({ promo_id: promoId, confirmed: { $ne: true } })
       .lean<PromoRedemptionRecord[]>()
       .exec();
+  }
+
+  /** The checkout's use of the code, if it holds one. */
+  useOf(promoId: number, claimKey: string): Promise<PromoRedemptionRecord | null> {
+    return this.redemptions.findOne({ promo_id: promoId, claim_key: claimKey }).lean<PromoRedemptionRecord>().exec();
+  }
+
+  /** Records how the use's doubt ended unless it ended already; answers the fate that stands (docs/adr/0235). */
+  async settleFate(use: PromoRedemptionRecord, fate: PromoUseFateRecord['fate']): Promise<PromoUseFateRecord['fate']> {
+    return (await settleOnce(this.fates, { _id: fateKey(use), fate, created_at: new Date() }, 'fate')).value;
+  }
+
+  /** Gives back this claim of the use (the sweep's), not a later claim of its slot. */
+  async releaseUse(use: PromoRedemptionRecord): Promise<void> {
+    await this.redemptions.deleteOne({ _id: use._id, claim_key: use.claim_key, created_at: use.created_at }).exec();
   }
 
   async confirmUse(id: string): Promise<void> {

@@ -77,6 +77,29 @@ const redemptionSchema = new Schema<PromoRedemptionRecord>(
 // Serves the uses count of a code and a checkout's own claim (retries reuse it).
 redemptionSchema.index({ promo_id: 1, claim_key: 1 });
 
+/**
+ * How one use (one claim of a slot: `<use _id>@<claimed at ms>`, a slot is claimed again once
+ * given back) ended its doubt (docs/adr/0235): `kept` by its checkout once its transaction is
+ * recorded, or `given_back` by the abandoned-use sweep. A unique insert: exactly one of them wins.
+ */
+export interface PromoUseFateRecord {
+  _id: string;
+  fate: 'kept' | 'given_back';
+  created_at: Date;
+}
+
+const useFateSchema = new Schema<PromoUseFateRecord>(
+  {
+    _id: { type: String, required: true },
+    fate: { type: String, required: true },
+    created_at: { type: Date, required: true },
+  },
+  { collection: 'promo_use_fates', versionKey: false },
+);
+
+export const promoUseFateModel = (db: Connection): Model<PromoUseFateRecord> =>
+  db.models['PromoUseFate'] ?? db.model<PromoUseFateRecord>('PromoUseFate', useFateSchema);
+
 export const promoCodeModel = (db: Connection): Model<PromoCodeRecord> =>
   db.models['PromoCode'] ?? db.model<PromoCodeRecord>('PromoCode', promoSchema);
 export const promoRedemptionModel = (db: Connection): Model<PromoRedemptionRecord> =>

@@ -138,6 +138,30 @@ export class PromoService {
     return (await this.deps.abandoned?.giveBack(promo._id)) ? usedUp() : true;
   }
 
+  /**
+   * The checkout `claimKey` recorded its transaction: its uses are kept for good (docs/adr/0235).
+   * A use the abandoned-use sweep gave back meanwhile (the checkout was slower than the lease) is
+   * claimed again; false when a code has no use left, so the checkout must not go on.
+   */
+  async keep(promos: PromoCodeRecord[], claimKey: string): Promise<boolean> {
+    for (const promo of promos) {
+      if (promo.max_uses <= 0) continue;
+      if (!(await this.keepOne(promo, claimKey))) return false;
+    }
+    return true;
+  }
+
+  private async keepOne(promo: PromoCodeRecord, claimKey: string): Promise<boolean> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const use = await this.deps.promos.useOf(promo._id, claimKey);
+      if (use && (await this.deps.promos.settleFate(use, 'kept')) === 'kept') return true;
+      // Given back (or about to be): claimed again now, the use is seen with its transaction.
+      if (use) await this.deps.promos.releaseUse(use);
+      if (!(await this.claimOne(promo, claimKey))) return false;
+    }
+    return false;
+  }
+
   release(claimKey: string): Promise<void> {
     return this.deps.promos.release(claimKey);
   }

@@ -1,18 +1,16 @@
 import { isErrorOf } from '@masthead/core/errors';
 import type { EventPublisher } from '@masthead/core/events';
-import type { ServiceClient } from '@masthead/core/grpc';
 import type { Logger } from '@masthead/core/logging';
-import type { MembershipsServiceService } from '@masthead/proto/catalog/memberships';
 import type { ProviderPayment } from '../card-provider/card-provider.js';
 import type { ProviderAccess } from '../card-provider/provider-access.js';
 import { classifyPaymentFailure } from '../payments/payment.runner.js';
 import { providerWriteCalledOff, providerWriteInProgress } from '../provider-writes/provider-write.errors.js';
 import type { ProviderWriteLedger } from '../provider-writes/provider-write.ledger.js';
-import { endPurchased } from '../transactions/purchase-ends.js';
 import { publishChanged } from '../transactions/transaction.events.js';
 import type { TransactionRepository } from '../transactions/transaction.repository.js';
 import type { TransactionRecord } from '../transactions/transaction.schema.js';
 import type { WriteOffCommand } from './refund.command.js';
+import type { PurchaseRevocation } from './purchase-revocation.js';
 import type { DueRefundRepository } from './refund.repository.js';
 import { owedRefundAlreadyMade, owedRefundInProgress, owedRefundNotFound, owedRefundWrittenOff } from './refund.errors.js';
 import type { DueRefundRecord } from './refund.schema.js';
@@ -65,7 +63,7 @@ interface Deps {
   writeOffs: RefundWriteOffRepository;
   providers: Pick<ProviderAccess, 'for'>;
   ledger: ProviderWriteLedger;
-  memberships: ServiceClient<typeof MembershipsServiceService>;
+  revocation: Pick<PurchaseRevocation, 'refunded'>;
   events: EventPublisher;
   logger: Logger;
   /** Owed refunds one pass takes at most. */
@@ -269,7 +267,8 @@ export class RefundService {
   /**
    * Refunds, mirrored from the charge as the provider lists them now (never added up from events
    * or calls, so an old or repeated one changes nothing). A refund that completes the amount
-   * ends what the transaction bought (`refunded`) and publishes `transaction_refunded`.
+   * marks the transaction `refunded` and publishes `transaction_refunded`; what the refunded
+   * lines granted ends (PurchaseRevocation).
    */
   async mirror(transaction: TransactionRecord, chargeId: string): Promise<void> {
     const provider = await this.deps.providers.for(transaction.resource_id, transaction.mode);
@@ -282,9 +281,11 @@ export class RefundService {
     }));
     const full = charge.amountRefunded >= transaction.amount && transaction.amount > 0;
     const updated = await this.deps.transactions.setRefunds(transaction._id, refunds, charge.amountRefunded, full);
-    if (updated && full && transaction.status !== 'refunded') {
-      await endPurchased(this.deps.memberships, updated, 'refunded');
+    if (!updated) return;
+    if (full && transaction.status !== 'refunded')
       await publishChanged(this.deps.events, this.deps.logger, 'transaction_refunded', updated);
-    }
+    // Whatever the lines covered granted ends, on every mirror: a line taken back is marked, so a
+    // repeat takes nothing back twice and one that failed before is finished (docs/adr/0234).
+    await this.deps.revocation.refunded(updated, charge.refunds);
   }
 }

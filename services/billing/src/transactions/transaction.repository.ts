@@ -189,6 +189,24 @@ export class TransactionRepository {
       .exec();
   }
 
+  /** What the purchase granted is to be taken back (docs/adr/0234); the first reason stays. */
+  async markRevoking(id: number, purchaseIndex: number, reason: string): Promise<TransactionRecord | null> {
+    await this.model
+      .updateOne(
+        { _id: id, [`purchases.${purchaseIndex}.revoked`]: null },
+        { $set: { [`purchases.${purchaseIndex}.revoked`]: reason, updated_at: new Date() } },
+      )
+      .exec();
+    return this.findById(id);
+  }
+
+  /** What the purchase granted was taken back. */
+  async markRevoked(id: number, purchaseIndex: number): Promise<void> {
+    await this.model
+      .updateOne({ _id: id }, { $set: { [`purchases.${purchaseIndex}.revoked_at`]: new Date(), updated_at: new Date() } })
+      .exec();
+  }
+
   /** Marks one purchase as never to be granted (docs/adr/0201), unless it was granted meanwhile. */
   async markUnfulfilled(id: number, purchaseIndex: number, reason: string): Promise<void> {
     await this.model

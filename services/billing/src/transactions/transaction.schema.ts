@@ -36,6 +36,13 @@ export interface PurchaseRecord {
    * while 3-D Secure ran late): its amount is refunded (docs/adr/0201). Absent on older records.
    */
   unfulfilled?: string | null;
+  /**
+   * Why what the line granted is taken back (`refunded`, `disputed`; docs/adr/0234): set before
+   * anything is taken back, so no later fulfilment grants it; `revoked_at` once it was. Absent
+   * on lines never refunded or disputed.
+   */
+  revoked?: string | null;
+  revoked_at?: Date | null;
 }
 
 export interface RefundRecord {
@@ -123,6 +130,8 @@ const purchaseSchema = new Schema<PurchaseRecord>(
     terms: { type: Schema.Types.Mixed, default: {} },
     fulfilled_id: { type: Number, default: null },
     unfulfilled: { type: String, default: null },
+    revoked: { type: String, default: null },
+    revoked_at: { type: Date, default: null },
   },
   { _id: false },
 );

@@ -1,15 +1,13 @@
 import { isServiceError } from '@masthead/core/errors';
 import type { EventPublisher } from '@masthead/core/events';
-import type { ServiceClient } from '@masthead/core/grpc';
 import type { Logger } from '@masthead/core/logging';
-import type { MembershipsServiceService } from '@masthead/proto/catalog/memberships';
 import Stripe from 'stripe';
 import type { ProviderPayment } from '../card-provider/card-provider.js';
 import type { CheckoutService } from '../checkout/checkout.service.js';
 import { unfulfillable } from '../checkout/fulfilment.js';
 import { classifyPaymentFailure, type PaymentRunner } from '../payments/payment.runner.js';
+import type { PurchaseRevocation } from '../refunds/purchase-revocation.js';
 import type { RefundService } from '../refunds/refund.service.js';
-import { endPurchased } from '../transactions/purchase-ends.js';
 import { publishChanged, publishSettled } from '../transactions/transaction.events.js';
 import type { TransactionRepository } from '../transactions/transaction.repository.js';
 import type { TransactionRecord } from '../transactions/transaction.schema.js';
@@ -30,7 +28,7 @@ interface Deps {
   checkout: CheckoutService;
   payments: PaymentRunner;
   refunds: Pick<RefundService, 'mirror'>;
-  memberships: ServiceClient<typeof MembershipsServiceService>;
+  revocation: Pick<PurchaseRevocation, 'disputeLost'>;
   publisher: EventPublisher;
   logger: Logger;
 }
@@ -168,7 +166,8 @@ export class WebhookService {
     const dispute = { id: String(object['id']), status, updated_at: new Date() };
     const updated = await this.deps.transactions.update(transaction._id, { dispute });
     if (updated) await publishChanged(this.deps.publisher, this.deps.logger, 'transaction_disputed', updated);
-    if (status === 'lost' && current?.status !== 'lost' && updated) await endPurchased(this.deps.memberships, updated, 'disputed');
+    // Also on a repeat: the revocation takes nothing back twice and finishes one that failed (docs/adr/0234).
+    if (status === 'lost' && updated) await this.deps.revocation.disputeLost(updated);
     return true;
   }
 

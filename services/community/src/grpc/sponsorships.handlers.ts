@@ -57,6 +57,7 @@ export function sponsorshipsHandlers({
       const sponsorship = await purchases.create(request);
       return toSponsorship(sponsorship, await views.one(sponsorship));
     },
+    revokeSponsorship: async (request) => purchases.revoke(request),
     getMembershipSponsorship: async ({ resourceId, membershipId }) => {
       const found = await purchases.ofMembership(resourceId, membershipId);
       if (!found)

@@ -16,5 +16,9 @@ export function ticketSalesHandlers(sales: TicketSalesService): AsyncImplementat
       return { reservation: toReservation(view), passes: passes.map(toPass) };
     },
     releaseTickets: async ({ resourceId, purchaseKey }) => toReservation(await sales.release(resourceId, purchaseKey)),
+    revokeTickets: async (request) => {
+      const ended = await sales.revoke(request);
+      return { purchaseKey: request.purchaseKey.trim(), passIds: ended.map((pass) => pass._id) };
+    },
   };
 }

@@ -1,14 +1,17 @@
-import type { EventPublisher } from '@masthead/core/events';
 import type { ClientOf } from '@masthead/core/clients';
-import type { Membership, Pricing } from '@masthead/proto/catalog';
+import { isServiceError } from '@masthead/core/errors';
+import type { Pricing } from '@masthead/proto/catalog';
 import type { Caller } from '@masthead/proto/community/teams';
-import type { SlotRepository } from '../sponsorships/slot.repository.js';
+import { isGrantRefused } from '../support/grant-refusal.js';
 import type { PaymentCustomers } from '../support/payment-customers.js';
+import type { PricingSeats } from '../teams/pricing-seats.js';
 import type { TeamMemberRepository } from '../teams/team-member.repository.js';
 import type { TeamRepository } from '../teams/team.repository.js';
 import type { TeamRecord } from '../teams/team.schema.js';
+import type { ActivationGrant, ClaimedActivation } from './activation-grant.js';
+import type { ActivationRecord } from './activation.schema.js';
 import { domainAllowed } from './domains.js';
-import { acceptInviteFail, incorrectSubscription, invalidInvite, teamInvitationFail, teamPaymentFail } from './invite.errors.js';
+import { incorrectSubscription, invalidInvite, teamInvitationFail, teamPaymentFail } from './invite.errors.js';
 import type { InviteRepository } from './invite.repository.js';
 import type { InviteRecord } from './invite.schema.js';
 
@@ -24,11 +27,10 @@ interface Deps {
   invites: InviteRepository;
   teams: TeamRepository;
   members: TeamMemberRepository;
+  pricingSeats: PricingSeats;
   pricings: ClientOf<'pricings'>;
-  memberships: ClientOf<'memberships'>;
   payments: PaymentCustomers;
-  events: EventPublisher;
-  slots: SlotRepository;
+  grant: ActivationGrant;
 }
 
 /** The checks both invite operations share (document 2 D), with a comparison email or none. */
@@ -39,9 +41,11 @@ export function inviteUsable(invite: InviteRecord, email: string, now = new Date
 }
 
 /**
- * POST /invite-activation (document 2 D; docs/adr/0134). Unlike the original, the cap and the
- * team's seats are claimed with unique documents before the membership is granted, so parallel
- * activations never exceed either; a failure after a claim releases it.
+ * POST /invite-activation (document 2 D; docs/adr/0134, 0233). Unlike the original, every cap is
+ * claimed with unique documents before the membership is granted — the invite's activation
+ * slot, a seat of the team (`member_limit`) and a seat of the team Pricing (`users_limit`) — so
+ * parallel activations never exceed any of them. The claims and the grant succeed or fail
+ * together (ActivationGrant).
  */
 export class InviteActivationService {
   constructor(private readonly deps: Deps) {}
@@ -50,112 +54,96 @@ export class InviteActivationService {
     const invite = code ? await this.deps.invites.findByCode(caller.resourceId, code) : null;
     if (!invite || !inviteUsable(invite, caller.email)) throw invalidInvite();
     const team = invite.team_id ? await this.team(invite.team_id, caller.email) : null;
-    const pricing = invite.pricing_id ? await this.pricing(caller, invite.pricing_id) : null;
+    const pricing = invite.pricing_id ? await this.pricing(caller.resourceId, invite.pricing_id) : null;
     if (team && pricing && pricing.price > 0 && !(await this.deps.payments.hasCustomer(caller.resourceId, team.owner_id))) {
       throw teamPaymentFail();
     }
 
-    const claim = await this.deps.invites.claimActivation(invite, caller.userId);
+    const claim = await this.deps.invites.claimActivation(invite, caller.userId, options.singleSubscription === true);
     if ('full' in claim) throw invalidInvite();
-    if ('existing' in claim) {
-      // An existing user cannot reuse a team invite; a Pricing code may be re-run for 12 hours.
-      if (team || Date.now() - new Date(claim.existing.created_at).getTime() >= REUSE_WINDOW_MS) throw invalidInvite();
+    const activation = 'existing' in claim ? claim.existing : claim.row;
+    // An activation whose grant is pending is finished by its retry (docs/adr/0233). Otherwise an
+    // existing user cannot reuse a team invite, and a Pricing code may be re-run for 12 hours.
+    if ('existing' in claim && activation.state !== 'granting') {
+      if (team || Date.now() - new Date(activation.created_at).getTime() >= REUSE_WINDOW_MS) throw invalidInvite();
     }
-    const release = async () => {
-      if ('row' in claim) await this.deps.invites.releaseActivation(claim.row._id);
-    };
-
-    let seatId: number | null = null;
-    if (team) {
-      try {
-        seatId = await this.joinTeam(team, caller.userId, pricing?.id ?? null);
-      } catch (error) {
-        await release();
-        throw error;
-      }
-    }
-    // A paid Pricing of a non-team invite is not granted: the activation succeeds and answers its
-    // subscription_id, for the member to buy it (document 2 D; docs/adr/0137). The team owner
-    // pays for team seats.
-    if (pricing && (team || pricing.price === 0)) {
-      let granted: Membership;
-      try {
-        granted = await this.deps.memberships.grantMembership(
-          { resourceId: caller.resourceId, userId: caller.userId, pricingId: pricing.id, autorenew: false },
-          { idempotent: true },
-        );
-      } catch {
-        if (seatId !== null) await this.deps.members.delete(seatId);
-        await release();
-        throw acceptInviteFail();
-      }
-      await this.replaceOthers(caller, pricing, granted.id, options.singleSubscription === true);
-    }
-    await this.notify(caller, invite);
+    await this.complete({ activation, invite, pricing, team });
     return { subscriptionId: !team && pricing ? pricing.id : null };
   }
 
   /**
-   * The granted membership replaces the member's other active memberships of the same plan, and
-   * with the resource's `single_subscription` every other one of the resource, sponsored ones
-   * included (document 2 D; docs/adr/0137). Like the original's unchecked saves, a failed detach
-   * does not undo the grant.
+   * The pending-grant pass (docs/adr/0233): activations still granting, claimed before
+   * `claimedBefore` (their requests are over), are finished — or given back when what they were
+   * for is gone for good. Answers how many were finished.
    */
-  private async replaceOthers(caller: Caller, pricing: Pricing, keepId: number, single: boolean): Promise<void> {
-    const { resourceId, userId } = caller;
-    try {
-      const { items } = await this.deps.memberships.listMemberships({ resourceId, userId, includeHistory: false }, { idempotent: true });
-      const replaced = items.filter(
-        (membership) => membership.active && membership.id !== keepId && (single || membership.pricing?.planId === pricing.planId),
-      );
-      await Promise.allSettled(
-        replaced.map((membership) => this.deps.memberships.detachMembership({ resourceId, userId, membershipId: membership.id })),
-      );
-      if (single) await this.endSponsoredSeats(caller, new Set(replaced.map((membership) => membership.id)));
-    } catch {
-      /* the membership is granted; replacing the others is best effort (docs/adr/0137) */
+  async finishPending(claimedBefore: Date, limit: number): Promise<number> {
+    let finished = 0;
+    for (const activation of await this.deps.invites.pendingActivations(claimedBefore, limit)) {
+      const claimed = await this.reload(activation);
+      if (!claimed) continue;
+      try {
+        await this.complete(claimed);
+        finished++;
+      } catch (error) {
+        // A grant still unknown waits for the next pass; a refusal gave its claims back.
+        if (!isServiceError(error)) throw error;
+      }
     }
+    return finished;
+  }
+
+  /** What a pending activation was for, read again; null (and its claims given back) when that is gone. */
+  private async reload(activation: ActivationRecord): Promise<ClaimedActivation | null> {
+    const invite = await this.deps.invites.findById(activation.invite_id);
+    const team = invite?.team_id ? await this.deps.teams.findById(invite.team_id) : null;
+    const pricing = invite?.pricing_id ? await this.currentPricing(invite.resource_id, invite.pricing_id) : null;
+    const teamGone = Boolean(invite?.team_id) && !team?.active;
+    const pricingGone = Boolean(invite?.pricing_id) && !pricing;
+    if (invite && !teamGone && !pricingGone) return { activation, invite, pricing, team };
+    // A deleted team took its invites, relationships and Pricing seats: only the slot is left.
+    await this.deps.grant.release(activation, invite?.team_id ?? null);
+    return null;
+  }
+
+  /** Takes the activation's team claims (again, for a pending one: each claim is idempotent), then grants. */
+  private async complete(claimed: ClaimedActivation): Promise<void> {
+    if (claimed.team && claimed.activation.state === 'granting') await this.joinTeam({ ...claimed, team: claimed.team });
+    await this.deps.grant.finish(claimed);
   }
 
   /**
-   * "Clear or stop sponsorships" (document 2 D): the seats whose memberships were replaced stop
-   * costing their sponsors. A seat of a multi-seat slot is cleared (freed for someone else); a
-   * gift, bound to this member, is stopped (the sponsor pays no more). Either way the sponsor's
-   * payment for the member ends (`sponsor_payment_turned_off`, docs/adr/0218).
+   * The activation's team claims: the relationship on a seat of the team (reactivated as an
+   * active `user` when it exists, the owner keeping `owner`) and a seat of the invite's Pricing.
+   * A full team or Pricing gives back what the activation claimed: 406 team_invitation_fail.
    */
-  private async endSponsoredSeats(caller: Caller, replacedIds: Set<number>): Promise<void> {
-    const seats = (await this.deps.slots.activationsOfUser(caller.resourceId, caller.userId)).filter(
-      (seat) => seat.membership_id !== null && replacedIds.has(seat.membership_id),
-    );
-    for (const seat of seats) {
-      const slot = await this.deps.slots.find(caller.resourceId, seat.slot_id);
-      if (slot && slot.seats > 1) await this.deps.slots.deleteActivation(seat._id);
-      else if (seat.is_paying_by_sponsor) await this.deps.slots.updateActivation(seat._id, { is_paying_by_sponsor: false });
-      else continue;
-      await this.deps.events.publish({
-        name: 'sponsor_payment_turned_off',
-        resourceId: caller.resourceId,
-        payload: { slot_id: seat.slot_id, sponsorship_id: seat.sponsorship_id, user_id: caller.userId, membership_id: seat.membership_id },
-      });
-    }
-  }
-
-  /** The relationship: reactivated as an active `user` when it exists, else a new row on a seat. */
-  private async joinTeam(team: TeamRecord, userId: number, pricingId: number | null): Promise<number | null> {
-    const claim = await this.deps.members.claimSeat(
-      { team_id: team._id, user_id: userId, role: 'user', status: 'active', pricing_id: pricingId },
+  private async joinTeam(claimed: ClaimedActivation & { team: TeamRecord }): Promise<void> {
+    const { activation, team, pricing } = claimed;
+    const userId = activation.user_id;
+    const pricingId = pricing?.id ?? null;
+    const seat = await this.deps.members.claimSeat(
+      { team_id: team._id, user_id: userId, role: 'user', status: 'active', pricing_id: pricingId, activation_id: activation._id },
       team.member_limit,
     );
-    if ('full' in claim) throw teamInvitationFail();
-    if ('row' in claim) return claim.row._id;
-    // The owner keeps the owner role (docs/adr/0134); anyone else becomes an active user.
-    const role = claim.existing.role === 'owner' ? 'owner' : 'user';
-    await this.deps.members.update(team._id, userId, {
-      role,
-      status: 'active',
-      pricing_id: pricingId ?? claim.existing.pricing_id ?? null,
-    });
-    return null;
+    if ('full' in seat) return this.refuse(claimed);
+    if ('existing' in seat && seat.existing.activation_id !== activation._id) {
+      const { role, status } = seat.existing;
+      // Recorded before the change (once), so that a release can put the relationship back.
+      if (!activation.previous_relationship) {
+        activation.previous_relationship = { role, status, pricing_id: seat.existing.pricing_id ?? null };
+        await this.deps.invites.recordPrevious(activation._id, activation.previous_relationship);
+      }
+      await this.deps.members.update(team._id, userId, {
+        role: role === 'owner' ? 'owner' : 'user',
+        status: 'active',
+        pricing_id: pricingId ?? seat.existing.pricing_id ?? null,
+      });
+    }
+    if (!(await this.deps.pricingSeats.take(team._id, userId, pricing, activation._id))) return this.refuse(claimed);
+  }
+
+  private async refuse(claimed: ClaimedActivation): Promise<never> {
+    await this.deps.grant.release(claimed.activation, claimed.invite.team_id);
+    throw teamInvitationFail();
   }
 
   private async team(teamId: number, email: string): Promise<TeamRecord> {
@@ -165,23 +153,20 @@ export class InviteActivationService {
     return team;
   }
 
-  private async pricing(caller: Caller, pricingId: number): Promise<Pricing> {
-    const pricing = await this.deps.pricings
-      .getPricing({ resourceId: caller.resourceId, pricingId }, { idempotent: true })
-      .catch(() => null);
+  private async pricing(resourceId: number, pricingId: number): Promise<Pricing> {
+    const pricing = await this.deps.pricings.getPricing({ resourceId, pricingId }, { idempotent: true }).catch(() => null);
     if (!pricing?.active) throw incorrectSubscription();
     return pricing;
   }
 
-  private async notify(caller: Caller, invite: InviteRecord): Promise<void> {
+  /** The Pricing while it is an active Pricing of the resource; null when catalog says it is not (an outage throws). */
+  private async currentPricing(resourceId: number, pricingId: number): Promise<Pricing | null> {
     try {
-      await this.deps.events.publish({
-        name: 'invite_activated',
-        resourceId: caller.resourceId,
-        payload: { invite_id: invite._id, team_id: invite.team_id, user_id: caller.userId, subscription_id: invite.pricing_id },
-      });
-    } catch {
-      /* document 2 Events: notification failures are swallowed */
+      const pricing = await this.deps.pricings.getPricing({ resourceId, pricingId }, { idempotent: true });
+      return pricing.active ? pricing : null;
+    } catch (error) {
+      if (isGrantRefused(error)) return null;
+      throw error;
     }
   }
 }

@@ -1,7 +1,7 @@
 import { claimSlot, insertWithNextId, isDuplicateKey, isStorableText } from '@masthead/core/mongo';
 import { randomUUID } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
-import { activationModel, type ActivationRecord } from './activation.schema.js';
+import { activationModel, type ActivationRecord, type PreviousRelationship } from './activation.schema.js';
 import { inviteModel, type InviteRecord } from './invite.schema.js';
 
 export type NewInvite = Omit<InviteRecord, '_id' | 'created_at' | 'code_key'>;
@@ -31,6 +31,11 @@ export class InviteRepository {
   async findByCode(resourceId: number, code: string): Promise<InviteRecord | null> {
     if (!isStorableText(code)) return null;
     return this.model.findOne({ resource_id: resourceId, code_key: code.toLowerCase() }).lean<InviteRecord>().exec();
+  }
+
+  /** By ID alone: the pending-grant pass, which holds an activation, not a resource. */
+  findById(id: number): Promise<InviteRecord | null> {
+    return this.model.findById(id).lean<InviteRecord>().exec();
   }
 
   findInTeam(teamId: number, inviteId: number): Promise<InviteRecord | null> {
@@ -88,13 +93,21 @@ export class InviteRepository {
    * Records the user's activation on the lowest free slot below the invite's cap (0 = none): a
    * unique claim, so parallel activations never exceed the cap (docs/adr/0134).
    */
-  async claimActivation(invite: InviteRecord, userId: number): Promise<ActivationClaim> {
+  async claimActivation(invite: InviteRecord, userId: number, singleSubscription: boolean): Promise<ActivationClaim> {
     const from = await this.countActivations(invite._id);
     let row: ActivationRecord | undefined;
     let existing: ActivationRecord | null = null;
     const slot = await claimSlot(
       async (candidate) => {
-        const document = { _id: randomUUID(), invite_id: invite._id, user_id: userId, slot: candidate, created_at: new Date() };
+        const document: ActivationRecord = {
+          _id: randomUUID(),
+          invite_id: invite._id,
+          user_id: userId,
+          slot: candidate,
+          state: 'granting',
+          single_subscription: singleSubscription,
+          created_at: new Date(),
+        };
         try {
           row = (await this.activations.create(document)).toObject();
         } catch (error) {
@@ -108,6 +121,25 @@ export class InviteRepository {
     );
     if (existing) return { existing };
     return slot === null || !row ? { full: true } : { row };
+  }
+
+  /** The relationship an activation reactivates, as it was: recorded before the change (docs/adr/0233). */
+  async recordPrevious(id: string, previous: PreviousRelationship): Promise<void> {
+    await this.activations.updateOne({ _id: id }, { $set: { previous_relationship: previous } }).exec();
+  }
+
+  async markGranted(id: string, membershipId: number | null): Promise<void> {
+    await this.activations.updateOne({ _id: id }, { $set: { state: 'granted', membership_id: membershipId } }).exec();
+  }
+
+  /** Activations still granting that were claimed before `before`, oldest first (the pending-grant pass). */
+  pendingActivations(before: Date, limit: number): Promise<ActivationRecord[]> {
+    return this.activations
+      .find({ state: 'granting', created_at: { $lt: before } })
+      .sort({ created_at: 1 })
+      .limit(limit)
+      .lean<ActivationRecord[]>()
+      .exec();
   }
 
   /** Releases a slot whose activation failed afterwards. */

@@ -73,6 +73,11 @@ export class PassRepository {
     }
   }
 
+  /** A pass taken back (its purchase refunded or disputed, docs/adr/0234); kept in ti_event_pass_revocations. */
+  async delete(resourceId: number, id: number): Promise<void> {
+    await this.model.deleteOne({ _id: id, resource_id: resourceId }).exec();
+  }
+
   update(resourceId: number, id: number, changes: Partial<Pick<PassRecord, 'assign_id' | 'extra'>>): Promise<PassRecord | null> {
     return this.model
       .findOneAndUpdate({ _id: id, resource_id: resourceId }, { $set: { ...changes, updated_at: new Date() } }, { new: true })

@@ -1,9 +1,10 @@
 import type { EventPublisher } from '@masthead/core/events';
-import type { ClientOf } from '@masthead/core/clients';
+import { isServiceError } from '@masthead/core/errors';
 import type { Caller } from '@masthead/proto/community/teams';
 import type { SlotRepository } from './slot.repository.js';
 import type { SlotActivationRecord, SlotRecord } from './slot.schema.js';
-import { invalidActivationCode, slotActivationFull, slotForAnotherRecipient, slotGrantFailed, slotNotFound } from './sponsorship.errors.js';
+import type { SlotGrant } from './slot-grant.js';
+import { invalidActivationCode, slotActivationFull, slotForAnotherRecipient, slotNotFound } from './sponsorship.errors.js';
 import type { SponsorshipRepository } from './sponsorship.repository.js';
 import type { SponsorshipRecord } from './sponsorship.schema.js';
 
@@ -23,7 +24,7 @@ export interface SlotActivationView {
 interface Deps {
   sponsorships: SponsorshipRepository;
   slots: SlotRepository;
-  memberships: ClientOf<'memberships'>;
+  grant: SlotGrant;
   events: EventPublisher;
 }
 
@@ -55,7 +56,8 @@ export class RecipientService {
   /**
    * PUT /recipient/sponsored-subscriptions/slots/activate: claims a seat (a unique insert, so a
    * slot never gives more seats than it has), then grants the sponsorship's Pricing through
-   * catalog; a failed grant frees the seat. A repeat by a recipient who holds a seat answers it.
+   * catalog; the seat and the grant succeed or fail together (SlotGrant). A repeat by a recipient
+   * who holds a seat answers it, finishing its grant if that is pending.
    */
   async activate(caller: Caller, code: string): Promise<SlotActivationView> {
     if (!code) throw invalidActivationCode();
@@ -81,35 +83,34 @@ export class RecipientService {
           },
           slot.seats,
         );
-    if ('existing' in claim) {
-      if (claim.existing.membership_id === null) throw slotGrantFailed();
-      return { activation: claim.existing, sponsorship };
-    }
     if ('full' in claim) throw slotActivationFull();
-    let membershipId: number;
-    try {
-      const granted = await this.deps.memberships.grantMembership(
-        { resourceId: slot.resource_id, userId: caller.userId, pricingId: sponsorship.pricing_id, autorenew: sponsorship.autorenew },
-        { idempotent: true },
-      );
-      membershipId = granted.id;
-    } catch {
-      await this.deps.slots.deleteActivation(claim.row._id);
-      throw slotGrantFailed();
+    const activation = 'existing' in claim ? claim.existing : claim.row;
+    if (activation.membership_id !== null) return { activation, sponsorship };
+    return { activation: await this.deps.grant.finish(activation, sponsorship), sponsorship };
+  }
+
+  /**
+   * The pending-grant pass (docs/adr/0233): seats whose grant is still pending, claimed before
+   * `claimedBefore`, are granted — or freed when their sponsorship is gone. Answers how many
+   * were granted.
+   */
+  async finishPending(claimedBefore: Date, limit: number): Promise<number> {
+    let finished = 0;
+    for (const activation of await this.deps.slots.pendingActivations(claimedBefore, limit)) {
+      const sponsorship = await this.deps.sponsorships.find(activation.resource_id, activation.sponsorship_id);
+      if (!sponsorship) {
+        await this.deps.grant.release(activation);
+        continue;
+      }
+      try {
+        await this.deps.grant.finish(activation, sponsorship);
+        finished++;
+      } catch (error) {
+        // A grant still unknown waits for the next pass; a refusal freed its seat.
+        if (!isServiceError(error)) throw error;
+      }
     }
-    await this.deps.slots.updateActivation(claim.row._id, { membership_id: membershipId });
-    await this.deps.events.publish({
-      name: 'sponsor_slot_activated',
-      resourceId: slot.resource_id,
-      payload: {
-        slot_id: slot._id,
-        sponsorship_id: sponsorship._id,
-        user_id: caller.userId,
-        membership_id: membershipId,
-        pricing_id: sponsorship.pricing_id,
-      },
-    });
-    return { activation: { ...claim.row, membership_id: membershipId }, sponsorship };
+    return finished;
   }
 
   /** PUT .../slots/{slot_id}/sponsor/turn-off: the sponsor stops paying for the caller's membership (repeatable). */

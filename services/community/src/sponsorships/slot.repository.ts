@@ -1,9 +1,10 @@
 import { claimSlot, insertWithNextId, isDuplicateKey, isStorableText } from '@masthead/core/mongo';
+import { randomUUID } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
 import { slotActivationModel, slotModel, type SlotActivationRecord, type SlotRecord } from './slot.schema.js';
 
 export type NewSlot = Omit<SlotRecord, '_id' | 'created_at' | 'updated_at'>;
-export type NewSlotActivation = Omit<SlotActivationRecord, '_id' | 'seat' | 'created_at' | 'updated_at'>;
+export type NewSlotActivation = Omit<SlotActivationRecord, '_id' | 'seat' | 'claim_id' | 'created_at' | 'updated_at'>;
 
 /** What claiming a seat ended with: the new row, a full slot, or the recipient's seat that exists. */
 export type SlotSeatClaim = { row: SlotActivationRecord } | { full: true } | { existing: SlotActivationRecord };
@@ -13,6 +14,9 @@ class ExistingActivation extends Error {
     super('the recipient holds a seat of the slot');
   }
 }
+
+/** One claim of a seat: its row while it holds that claim (rows granted before claims had IDs: the row). */
+const claimFilter = ({ _id, claim_id }: Pick<SlotActivationRecord, '_id' | 'claim_id'>) => (claim_id ? { _id, claim_id } : { _id });
 
 /** Storage of sponsorship slots and their activations. Every read names the resource. */
 export class SlotRepository {
@@ -103,10 +107,12 @@ export class SlotRepository {
   async claimSeat(activation: NewSlotActivation, seats: number): Promise<SlotSeatClaim> {
     const from = await this.activations.countDocuments({ slot_id: activation.slot_id }).exec();
     const now = new Date();
+    const claimId = randomUUID();
     const rowOn = (seat: number): SlotActivationRecord => ({
       ...activation,
       _id: `${activation.slot_id}:${seat}`,
       seat,
+      claim_id: claimId,
       created_at: now,
       updated_at: now,
     });
@@ -138,13 +144,39 @@ export class SlotRepository {
     await this.activations.updateOne({ _id: id }, { $set: { ...changes, updated_at: new Date() } }).exec();
   }
 
-  /** Frees a seat (a grant that failed after the claim). */
+  /** Frees a seat (a shared seat cleared by a replacement). */
   async deleteActivation(id: string): Promise<void> {
     await this.activations.deleteOne({ _id: id }).exec();
+  }
+
+  /** The seat's membership, on this claim of the seat (not a later one, after a clear). */
+  async markGranted(activation: Pick<SlotActivationRecord, '_id' | 'claim_id'>, membershipId: number): Promise<void> {
+    await this.activations.updateOne(claimFilter(activation), { $set: { membership_id: membershipId, updated_at: new Date() } }).exec();
+  }
+
+  /** Frees the seat this claim took (its grant was refused for good), not a later claim of the seat. */
+  async deleteClaim(activation: Pick<SlotActivationRecord, '_id' | 'claim_id'>): Promise<void> {
+    await this.activations.deleteOne(claimFilter(activation)).exec();
+  }
+
+  /** Seats whose grant is pending, claimed before `before`, oldest first (the pending-grant pass). */
+  pendingActivations(before: Date, limit: number): Promise<SlotActivationRecord[]> {
+    return this.activations
+      .find({ membership_id: null, created_at: { $lt: before } })
+      .sort({ created_at: 1 })
+      .limit(limit)
+      .lean<SlotActivationRecord[]>()
+      .exec();
   }
 
   /** Frees every seat of the slot (the slot is cleared). */
   async deleteActivationsOfSlot(slotId: number): Promise<void> {
     await this.activations.deleteMany({ slot_id: slotId }).exec();
+  }
+
+  /** The sponsorship was revoked (docs/adr/0234): its slots and their seats go. */
+  async deleteOfSponsorship(sponsorshipId: number): Promise<void> {
+    await this.activations.deleteMany({ sponsorship_id: sponsorshipId }).exec();
+    await this.model.deleteMany({ sponsorship_id: sponsorshipId }).exec();
   }
 }

@@ -54,7 +54,12 @@ export interface SlotActivationRecord {
   resource_id: number;
   seat: number;
   user_id: number;
-  /** The granted membership; null while the grant runs. */
+  /**
+   * This claim of the seat (a seat is claimed again once given back): keys its outcome, so the
+   * grant and the claim succeed or fail together (docs/adr/0233). Absent on rows granted before.
+   */
+  claim_id?: string;
+  /** The granted membership; null while the grant is pending (finished by a retry or the pending-grant pass). */
   membership_id: number | null;
   /** The recipient's own payer flag: off once they turned the sponsor's payment off. */
   is_paying_by_sponsor: boolean;
@@ -72,6 +77,7 @@ const slotActivationSchema = new Schema<SlotActivationRecord>(
     resource_id: { type: Number, required: true },
     seat: { type: Number, required: true },
     user_id: { type: Number, required: true },
+    claim_id: { type: String },
     membership_id: { type: Number, default: null },
     is_paying_by_sponsor: { type: Boolean, required: true },
     is_allowed_next_subscription: { type: Boolean, required: true },
@@ -86,7 +92,7 @@ slotActivationSchema.index({ slot_id: 1, user_id: 1 }, { unique: true });
 slotActivationSchema.index({ sponsorship_id: 1 });
 // Serves a member's seats in a resource (the recipient's list, an invite activation's replacement).
 slotActivationSchema.index({ user_id: 1, resource_id: 1 });
-// Serves billing's renewal question: the sponsorship of a membership.
+// Serves billing's renewal question (the sponsorship of a membership) and the pending-grant pass (null).
 slotActivationSchema.index({ membership_id: 1 });
 
 export const slotActivationModel = (db: Connection): Model<SlotActivationRecord> =>

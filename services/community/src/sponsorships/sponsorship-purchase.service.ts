@@ -3,11 +3,15 @@ import type { EventPublisher } from '@masthead/core/events';
 import { isDuplicateKey } from '@masthead/core/mongo';
 import type { ClientOf } from '@masthead/core/clients';
 import type { Pricing } from '@masthead/proto/catalog';
-import type { CreateSponsorshipRequest } from '@masthead/proto/community/sponsorships';
+import type { CreateSponsorshipRequest, RevokeSponsorshipRequest } from '@masthead/proto/community/sponsorships';
 import { z } from 'zod';
 import { generateCode } from '../support/codes.js';
+import { revokeCommand } from '../support/revocation-command.js';
 import type { SlotRepository } from './slot.repository.js';
 import type { SlotActivationRecord } from './slot.schema.js';
+import type { SponsorshipRevocationRepository } from './sponsorship-revocation.repository.js';
+import type { RevokedSponsorshipView, SponsorshipRevocation } from './sponsorship-revocation.js';
+import { sponsorshipRevoked } from './sponsorship.errors.js';
 import type { SponsorshipRepository } from './sponsorship.repository.js';
 import type { SponsorshipRecord } from './sponsorship.schema.js';
 
@@ -35,6 +39,8 @@ interface Deps {
   sponsorships: SponsorshipRepository;
   slots: SlotRepository;
   pricings: ClientOf<'pricings'>;
+  revocations: SponsorshipRevocationRepository;
+  revocation: SponsorshipRevocation;
   events: EventPublisher;
 }
 
@@ -49,6 +55,24 @@ export class SponsorshipPurchaseService {
    */
   async create(request: CreateSponsorshipRequest): Promise<SponsorshipRecord> {
     const command = parseOrThrow(createCommand, request);
+    // A revoked line makes no sponsorship (docs/adr/0234): checked before, and after, since a
+    // revocation may run meanwhile — then what was made is taken back.
+    if (await this.deps.revocations.find(command.purchaseKey)) throw sponsorshipRevoked();
+    const sponsorship = await this.createOnce(command);
+    const revoked = await this.deps.revocations.find(command.purchaseKey);
+    if (revoked) {
+      await this.deps.revocation.revoke({ resourceId: revoked.resource_id, purchaseKey: revoked._id, reason: revoked.reason });
+      throw sponsorshipRevoked();
+    }
+    return sponsorship;
+  }
+
+  /** A refunded or lost-dispute gift or sponsorship line (docs/adr/0234). */
+  revoke(request: RevokeSponsorshipRequest): Promise<RevokedSponsorshipView> {
+    return this.deps.revocation.revoke(parseOrThrow(revokeCommand, request));
+  }
+
+  private async createOnce(command: z.output<typeof createCommand>): Promise<SponsorshipRecord> {
     const existing = await this.deps.sponsorships.findByPurchase(command.purchaseKey);
     const sponsorship = existing ?? (await this.insert(command, await this.pricing(command.resourceId, command.pricingId)));
     for (let index = 0; index < sponsorship.slot_count; index++) {

@@ -69,3 +69,9 @@ export const slotGrantFailed = defineError({
 /** A field of a sponsorship or slot write is invalid: 409 with error_fields (document 2 Errors). */
 export const invalidSponsorshipField = (field: string, description: string) =>
   invalidRequestField(field, description, { [field]: description });
+/** CreateSponsorship: the purchase line was refunded or its dispute lost (docs/adr/0234). */
+export const sponsorshipRevoked = defineError({
+  status: 409,
+  code: 'sponsorship_revoked',
+  description: 'The purchase was revoked',
+});

@@ -47,6 +47,11 @@ export class SponsorshipRepository {
     return insertWithNextId(this.db, this.model, { ...sponsorship, created_at: now, updated_at: now });
   }
 
+  /** The sponsorship was revoked (docs/adr/0234); it is kept in sponsorship_revocations. */
+  async delete(resourceId: number, id: number): Promise<void> {
+    await this.model.deleteOne({ _id: id, resource_id: resourceId }).exec();
+  }
+
   update(id: number, changes: SponsorshipChanges): Promise<SponsorshipRecord | null> {
     return this.model
       .findByIdAndUpdate(id, { $set: { ...changes, updated_at: new Date() } }, { new: true })

@@ -76,6 +76,9 @@ export class TeamMemberRepository {
    * counter round trip, and a team counted full is refused without probing.
    */
   async claimSeat(member: NewTeamMember, limit: number): Promise<SeatClaim> {
+    // The user's relationship first: a full team would be refused before any probe met it.
+    const held = await this.find(member.team_id, member.user_id);
+    if (held) return { existing: held };
     const from = await this.model.countDocuments({ team_id: member.team_id }).exec();
     for (;;) {
       const row: TeamMemberRecord = {
@@ -127,9 +130,9 @@ export class TeamMemberRepository {
       .exec();
   }
 
-  /** Releases a seat claimed by an activation that failed afterwards. */
-  async delete(id: number): Promise<void> {
-    await this.model.deleteOne({ _id: id }).exec();
+  /** Gives back the relationship (and its seat) an activation created, when its grant was refused for good. */
+  async deleteOfActivation(teamId: number, userId: number, activationId: string): Promise<void> {
+    await this.model.deleteOne({ team_id: teamId, user_id: userId, activation_id: activationId }).exec();
   }
 
   /** Team deletion: every relationship is marked removed (kept as history). */

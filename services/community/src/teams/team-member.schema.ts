@@ -20,6 +20,8 @@ export interface TeamMemberRecord {
   seat: number;
   /** The Pricing the relationship holds or requested (team seats); null for none. */
   pricing_id?: number | null;
+  /** The invitation activation that created the relationship: given back with it if its grant is refused (docs/adr/0233). */
+  activation_id?: string | null;
   created_at: Date;
   updated_at?: Date;
 }
@@ -33,6 +35,7 @@ const teamMemberSchema = new Schema<TeamMemberRecord>(
     status: { type: String, required: true, enum: TEAM_MEMBER_STATUSES },
     seat: { type: Number, required: true },
     pricing_id: { type: Number, default: null },
+    activation_id: { type: String, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date },
   },

@@ -4,6 +4,7 @@ import type { Caller, CreateTeamRequest, UpdateTeamMemberRequest, UpdateTeamRequ
 import type { InviteRepository } from '../invitations/invite.repository.js';
 import type { InviteRecord } from '../invitations/invite.schema.js';
 import { invalidTeamField, noTeamPermission, teamUserNotFound } from './team.errors.js';
+import type { PricingSeats } from './pricing-seats.js';
 import type { TeamAccess } from './team-access.js';
 import type { TeamMemberRepository } from './team-member.repository.js';
 import type { TeamMemberRecord } from './team-member.schema.js';
@@ -43,6 +44,7 @@ const sanitize = (value: string) => value.replace(/<[^>]*>/g, '').trim();
 interface Deps {
   teams: TeamRepository;
   members: TeamMemberRepository;
+  pricingSeats: PricingSeats;
   invites: InviteRepository;
   access: TeamAccess;
   events: EventPublisher;
@@ -71,9 +73,14 @@ export class TeamService {
     };
   }
 
-  /** POST /user/teams: eligible member → team (active, member_limit 0) + active owner relationship. */
+  /**
+   * POST /user/teams: eligible member → team (active) + active owner relationship. The team's
+   * `member_limit` is the size its owner's team Pricing gives (`users_limit`, 0 = none): the
+   * original's 0 left every team uncapped whatever its owner paid for (docs/adr/0233).
+   */
   async create(caller: Caller, fields: TeamFields): Promise<TeamRecord> {
-    if (!(await this.deps.access.canOwnTeams(caller))) throw noTeamPermission();
+    const { eligible, memberLimit } = await this.deps.access.teamSize(caller);
+    if (!eligible) throw noTeamPermission();
     const name = this.name(fields.name);
     const description = fields.description === undefined ? null : sanitize(fields.description);
     // auto_allowed_domains_for_team: the owner's email domain becomes the team's allowed domain.
@@ -83,7 +90,7 @@ export class TeamService {
       description,
       owner_id: caller.userId,
       active: true,
-      member_limit: 0,
+      member_limit: memberLimit,
       allowed_domains: domain ? [domain] : [],
     });
     await this.deps.members.insert({ team_id: team._id, user_id: caller.userId, role: 'owner', status: 'active', pricing_id: null });
@@ -107,11 +114,12 @@ export class TeamService {
     return (await this.deps.teams.update(team._id, changes)) ?? team;
   }
 
-  /** DELETE /user/teams/{team_id}: the team and its invites go; relationships are kept as removed. */
+  /** DELETE /user/teams/{team_id}: the team and its invites go; relationships are kept as removed, their Pricing seats freed. */
   async delete(caller: Caller, teamId: number): Promise<void> {
     const team = await this.deps.access.manageable(caller, teamId);
     await this.deps.invites.deleteForTeam(team._id);
     await this.deps.members.removeAll(team._id);
+    await this.deps.pricingSeats.releaseTeam(team._id);
     await this.deps.teams.delete(team._id);
   }
 
@@ -142,12 +150,24 @@ export class TeamService {
       if (pricingId < 0) throw invalidTeamField('subscription_id', 'subscription_id must be a Pricing ID');
       changes.pricing_id = pricingId || null;
     }
-    return (await this.deps.members.update(row.team_id, row.user_id, changes)) ?? row;
+    // A relationship moved to a Pricing, or back from removed, takes a seat of its Pricing (docs/adr/0233).
+    const pricingBefore = row.pricing_id ?? null;
+    const pricingAfter = changes.pricing_id !== undefined ? changes.pricing_id : pricingBefore;
+    const seated = (changes.status ?? row.status) !== 'removed' && (row.status === 'removed' || pricingAfter !== pricingBefore);
+    if (seated && !(await this.deps.pricingSeats.takeById(caller.resourceId, row.team_id, row.user_id, pricingAfter))) {
+      throw invalidTeamField(pricingAfter !== pricingBefore ? 'subscription_id' : 'status', 'No seats are left on this Pricing');
+    }
+    const updated = (await this.deps.members.update(row.team_id, row.user_id, changes)) ?? row;
+    if (seated) await this.deps.pricingSeats.keepOnly(row.team_id, row.user_id, pricingAfter);
+    return updated;
   }
 
+  /** Removed relationships give their Pricing seat back; suspended ones keep it (and their membership). */
   async setStatus(caller: Caller, teamId: number, userId: number, status: 'removed' | 'suspended'): Promise<TeamMemberRecord> {
     const row = await this.target(caller, teamId, userId);
-    return (await this.deps.members.update(row.team_id, row.user_id, { status })) ?? row;
+    const updated = (await this.deps.members.update(row.team_id, row.user_id, { status })) ?? row;
+    if (status === 'removed') await this.deps.pricingSeats.keepOnly(row.team_id, row.user_id, null);
+    return updated;
   }
 
   /** The relationship a member operation changes: never the owner's (the team would lose it). */

@@ -1,4 +1,4 @@
-import { insertIfAbsent } from '@masthead/core/mongo';
+import { insertIfAbsent, settleOnce } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import { reservationModel, reservationOutcomeModel, type ReservationOutcomeRecord, type ReservationRecord } from './reservation.schema.js';
 
@@ -43,9 +43,6 @@ export class ReservationRepository {
 
   /** Records how the reservation ends unless it ended already; answers the outcome that stands. */
   async settle(key: string, outcome: Outcome): Promise<Outcome> {
-    if (await insertIfAbsent(this.outcomes.create({ _id: key, outcome, created_at: new Date() }))) return outcome;
-    const standing = await this.outcome(key);
-    if (!standing) throw new Error(`the outcome of reservation ${key} vanished`);
-    return standing;
+    return (await settleOnce(this.outcomes, { _id: key, outcome, created_at: new Date() }, 'outcome')).value;
   }
 }

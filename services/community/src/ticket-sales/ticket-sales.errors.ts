@@ -30,3 +30,9 @@ export const reservationConfirmed = defineError({
   code: 'ticket_reservation_confirmed',
   description: 'The reservation was confirmed',
 });
+/** The purchase line was refunded or its dispute lost: its key issues no passes any more (docs/adr/0234). */
+export const reservationRevoked = defineError({
+  status: 409,
+  code: 'ticket_reservation_revoked',
+  description: 'The purchase was revoked',
+});

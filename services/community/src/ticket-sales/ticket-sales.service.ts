@@ -1,8 +1,9 @@
-import { invalidQuantity, ticketsSoldOut } from '@masthead/core/errors';
+import { invalidQuantity, parseOrThrow, ticketsSoldOut } from '@masthead/core/errors';
 import type { EventPublisher } from '@masthead/core/events';
-import type { ReserveTicketsRequest } from '@masthead/proto/community/ticket_sales';
+import type { ReserveTicketsRequest, RevokeTicketsRequest } from '@masthead/proto/community/ticket_sales';
 import type { PassRepository } from '../passes/pass.repository.js';
 import type { PassRecord } from '../passes/pass.schema.js';
+import { revokeCommand } from '../support/revocation-command.js';
 import type { TiEventRepository } from '../ti-events/ti-event.repository.js';
 import type { TiEventRecord } from '../ti-events/ti-event.schema.js';
 import type { TicketRepository } from '../ti-events/ticket.repository.js';
@@ -17,8 +18,11 @@ import {
   reservationNotFound,
   reservationPending,
   reservationReleased,
+  reservationRevoked,
   ticketNotFound,
 } from './ticket-sales.errors.js';
+import type { RevocationRepository } from './revocation.repository.js';
+import type { TicketRevocation } from './ticket-revocation.js';
 
 /** The most units one purchase line may take (a checkout cart is not a bulk import). */
 const MAX_QUANTITY = 100;
@@ -44,6 +48,8 @@ interface Deps {
   inventory: InventoryRepository;
   reservations: ReservationRepository;
   passes: PassRepository;
+  revocations: RevocationRepository;
+  revocation: TicketRevocation;
   publisher: EventPublisher;
   /** How long unconfirmed units stay held when the call does not say (TICKET_HOLD_SECONDS). */
   defaultHoldSeconds: number;
@@ -152,9 +158,14 @@ export class TicketSalesService {
     return freed;
   }
 
-  /** The paid reservation becomes passes owned by the buyer; a retry answers the same passes. */
+  /**
+   * The paid reservation becomes passes owned by the buyer; a retry answers the same passes. A
+   * revoked key (its line refunded or disputed) issues none: checked before, and after issuing,
+   * since a revocation may run meanwhile — then what was issued is taken back (docs/adr/0234).
+   */
   async confirm(resourceId: number, key: string): Promise<{ view: ReservationView; passes: PassRecord[] }> {
     const reservation = await this.held(resourceId, key);
+    if (await this.deps.revocations.reasonOf(key)) throw reservationRevoked();
     if ((await this.deps.reservations.settle(key, 'confirmed')) === 'released') throw reservationReleased();
     await this.deps.inventory.keep(key);
     const issued = await Promise.all(
@@ -171,6 +182,11 @@ export class TicketSalesService {
         }),
       ),
     );
+    const revoked = await this.deps.revocations.reasonOf(key);
+    if (revoked) {
+      await this.deps.revocation.revoke(resourceId, key, revoked);
+      throw reservationRevoked();
+    }
     const passes = await this.deps.passes.listForPurchase(key);
     if (issued.some(Boolean)) {
       await this.deps.publisher.publish({
@@ -186,6 +202,12 @@ export class TicketSalesService {
       });
     }
     return { view: { reservation, status: 'confirmed' }, passes };
+  }
+
+  /** A refunded or lost-dispute line's passes end (docs/adr/0234); answers the passes this call ended. */
+  revoke(request: RevokeTicketsRequest): Promise<PassRecord[]> {
+    const { resourceId, purchaseKey, reason } = parseOrThrow(revokeCommand, request);
+    return this.deps.revocation.revoke(resourceId, purchaseKey, reason);
   }
 
   /** Gives the units back; a key never reserved is recorded as released, so it cannot be confirmed later. */

@@ -5,9 +5,17 @@ import { loadCatalogConfig, startCatalogService } from '@masthead/catalog';
 import { PlansServiceService } from '@masthead/proto/catalog/plans';
 import { CommunityServiceService } from '@masthead/proto/community';
 import { InvitationsServiceService } from '@masthead/proto/community/invitations';
+import { SponsorshipsServiceService } from '@masthead/proto/community/sponsorships';
 import { TeamsServiceService } from '@masthead/proto/community/teams';
 import { createServiceClient, type ServiceClient } from '@masthead/core/grpc';
-import { processClient, startServiceHarness, type ProcessClient, type ServiceHarness } from '@masthead/service-testkit';
+import {
+  processClient,
+  startDarkLink,
+  startServiceHarness,
+  type DarkLink,
+  type ProcessClient,
+  type ServiceHarness,
+} from '@masthead/service-testkit';
 import { loadCommunityConfig, startCommunityService } from '../../src/app.js';
 
 export type CommunityHarness = ServiceHarness<typeof CommunityServiceService>;
@@ -26,11 +34,21 @@ export interface CommunityStack {
   catalog: Omit<ServiceHarness<typeof PlansServiceService>, 'client'> & { client: ProcessClient<'plans' | 'pricings' | 'memberships'> };
   teams: ServiceClient<typeof TeamsServiceService>;
   invitations: ServiceClient<typeof InvitationsServiceService>;
+  sponsorships: ServiceClient<typeof SponsorshipsServiceService>;
+  /** What community's calls to catalog go through, with `overDarkLink`: it fails them on command. */
+  link: DarkLink | null;
   stop(): Promise<void>;
 }
 
+export interface CommunityStackOptions {
+  /** Community's own environment beyond the harness's. */
+  env?: Record<string, string>;
+  /** Community reaches catalog through a DarkLink (fault injection). */
+  overDarkLink?: boolean;
+}
+
 /** Community with the real catalog it calls (plans, pricings, memberships). */
-export async function startCommunityStack(): Promise<CommunityStack> {
+export async function startCommunityStack(options: CommunityStackOptions = {}): Promise<CommunityStack> {
   const catalog = await startServiceHarness({
     service: 'catalog',
     definition: PlansServiceService,
@@ -38,17 +56,24 @@ export async function startCommunityStack(): Promise<CommunityStack> {
   });
   const catalogClient = processClient(['plans', 'pricings', 'memberships'], catalog.address);
   catalog.onStop(async () => catalogClient.close());
-  const community = await startCommunityHarness({ CATALOG_ADDR: catalog.address });
-  const teams = createServiceClient(TeamsServiceService, community.address, { defaultDeadlineMs: 30_000 });
-  const invitations = createServiceClient(InvitationsServiceService, community.address, { defaultDeadlineMs: 30_000 });
+  const link = options.overDarkLink ? await startDarkLink(catalog.address) : null;
+  if (link) catalog.onStop(() => link.stop());
+  const community = await startCommunityHarness({ CATALOG_ADDR: link?.address ?? catalog.address, ...options.env });
+  const deadline = { defaultDeadlineMs: 30_000 };
+  const teams = createServiceClient(TeamsServiceService, community.address, deadline);
+  const invitations = createServiceClient(InvitationsServiceService, community.address, deadline);
+  const sponsorships = createServiceClient(SponsorshipsServiceService, community.address, deadline);
   return {
     community,
     catalog: { ...catalog, client: catalogClient },
     teams,
     invitations,
+    sponsorships,
+    link,
     stop: async () => {
       teams.close();
       invitations.close();
+      sponsorships.close();
       await community.stop();
       await catalog.stop();
     },
