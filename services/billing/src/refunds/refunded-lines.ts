@@ -1,4 +1,4 @@
-import type { TransactionRecord } from '../transactions/transaction.schema.js';
+import type { PurchaseRecord } from '../transactions/transaction.schema.js';
 
 /** A refund of the charge as the provider lists it now, with the key billing made it under (none for one made by hand). */
 export interface ChargeRefund {
@@ -16,7 +16,7 @@ const MAX_LINES_SEARCHED = 20;
  * a partial refund that matches no set, or several, takes nothing back (an operator decides).
  */
 export function refundedLines(
-  transaction: Pick<TransactionRecord, 'amount' | 'purchases'>,
+  transaction: { amount: number; purchases: Array<Pick<PurchaseRecord, 'amount' | 'unfulfilled'>> },
   refunds: ChargeRefund[],
   keyOf: (line: number) => string,
 ): number[] {
