@@ -34,6 +34,9 @@ const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog', 'me
 /** Global unicast IPv6 (RFC 4291 2000::/3): other IPv6 space, IPv4-compatible forms included, is never public. */
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
+/** One reason for every refused host, whichever range or name refused it. */
+const REFUSED_ADDRESS = 'the host is or resolves to a private, loopback, link-local or reserved address';
+
 type AddressClass = 'public' | 'loopback' | 'refused';
 
 /** One address (v4, v6, or IPv4-mapped v6, which counts as the IPv4 address it carries). */
@@ -87,8 +90,6 @@ function judgeHost(host: string, policy: DestinationPolicy): { refused: string }
   if (isLocalhostName(host)) return policy.allowLoopback ? 'loopback' : { refused: REFUSED_ADDRESS };
   return 'name';
 }
-
-const REFUSED_ADDRESS = 'the host is or resolves to a private, loopback, link-local or reserved address';
 
 /** The URL's scheme: https, or http to a loopback host where the policy allows loopback. */
 function judgeScheme(url: URL, host: string, policy: DestinationPolicy): string | null {
