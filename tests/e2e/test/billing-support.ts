@@ -102,8 +102,9 @@ export function signedWebhooks(s: StackHandle, secret: string) {
     type,
     data: { object },
   });
-  const deliver = (body: Json, options: { secret?: string; timestamp?: number; signature?: string } = {}) => {
-    const payload = JSON.stringify(body);
+  /** Signs and posts `body`: an event, or a payload as sent (text, to sign what is no event). */
+  const deliver = (body: Json | string, options: { secret?: string; timestamp?: number; signature?: string } = {}) => {
+    const payload = typeof body === 'string' ? body : JSON.stringify(body);
     const signature =
       options.signature ??
       Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? secret, timestamp: options.timestamp });
