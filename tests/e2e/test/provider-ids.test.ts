@@ -3,7 +3,7 @@ import { providerIdFields, ROUTES, type ProviderObjectKind, type RouteDefinition
 import { FAKE_PROVIDER_KEY } from '@masthead/local-infra';
 import type { Tenant } from '@masthead/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { billingKit } from './billing-support.js';
+import { billingKit, poisonedSource } from './billing-support.js';
 import { connections } from './card-provider-support.js';
 import type { Json } from './catalog-support.js';
 import { signedInMember } from './member-session.js';
@@ -263,45 +263,11 @@ describe('card-provider IDs belong to the caller', () => {
     const { tenant, pricing } = await shop();
     const victim = await buyer(tenant);
     const attacker = await signedInMember(s, tenant);
-    // What save-intents wrote for the attacker before the check: the victim's customer adopted as theirs.
+    const ids = await poisonedSource(s, tenant, attacker.member.id, {
+      customerId: victim.customerId,
+      paymentMethod: victim.providerMethodId,
+    });
     const db = s.db('billing');
-    // Nine digits (a path ID's most), far above any ID the counters hand out in a run.
-    const ids = 900_000_000 + Math.floor(Math.random() * 90_000_000);
-    await db.collection('payment_customers').insertOne({
-      _id: ids as never,
-      user_id: attacker.member.id,
-      resource_id: tenant.resourceId,
-      resource_ids: [tenant.resourceId],
-      pay_system: 'cardprovider',
-      customer_id: victim.customerId,
-      mode: 'test',
-      kind: 'modern',
-      customer_key: `${attacker.member.id}:cardprovider:${victim.customerId}`,
-      created_at: new Date(),
-    });
-    await db.collection('payment_methods').insertOne({
-      _id: ids as never,
-      user_id: attacker.member.id,
-      payment_customer_id: ids,
-      customer_id: victim.customerId,
-      pay_system: 'cardprovider',
-      payment_method_id: victim.providerMethodId,
-      mode: 'test',
-      type: 'card',
-      data: { card_brand: 'visa', card_country: 'FR', card_last4: '4242', expiration_date: '12/2034' },
-      card_id: null,
-      method_key: `${attacker.member.id}:${victim.providerMethodId}`,
-      created_at: new Date(),
-    });
-    await db
-      .collection('default_sources')
-      .insertOne({
-        _id: `${attacker.member.id}:cardprovider` as never,
-        source_type: 'payment-method',
-        source_id: ids,
-        updated_at: new Date(),
-      });
-
     for (const items of [[item(pricing.id)], [item(pricing.id, { payment_method_id: ids })]]) {
       const bought = await pay(attacker.headers, items);
       expect([bought.status, bought.body]).toEqual([409, error('invalid_payment_source')]);
