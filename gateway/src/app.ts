@@ -28,6 +28,7 @@ import { ROUTES } from './routes/table.js';
 export type { GatewayConfig } from './config.js';
 export { gatewayEnv, loadGatewayConfig } from './config.js';
 export { ROUTES, type RouteDefinition } from './routes/table.js';
+export { providerIdFields, type ProviderIdField, type ProviderObjectKind } from './openapi/hints.js';
 
 /** How long a direct publish waits for JetStream before integrations takes the event (as its publisher waits). */
 const EVENT_ACK_TIMEOUT_MS = 1_000;

@@ -4,6 +4,11 @@ import type { Role } from './roles.js';
 
 /** Who is calling, as established by the shared checks; `U` is what the access class proves. */
 export interface Caller<U extends User | null = User | null> {
+  /**
+   * The role in the session's resource, which is the request's (docs/adr/0085): a role counts
+   * only in the resource it was granted for, root's everywhere, so a service handed this role
+   * applies it to records of the caller's resource only (docs/adr/0239).
+   */
   role: Role;
   user: U;
   sessionId: number;

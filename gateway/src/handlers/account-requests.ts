@@ -1,7 +1,7 @@
 import { accountRequestNotExists, fieldError, incorrectDataNotAcceptable } from '@masthead/core/errors';
 import { z } from 'zod';
 import { raise } from '../http/request.js';
-import { documentedAs, jsonBodyDocument } from '../openapi/hints.js';
+import { documentedAs, jsonBodyDocument, providerIdField } from '../openapi/hints.js';
 import type { Handler } from '../routes/define.js';
 
 /** Account requests (document 2 J): guest, fixed deployment resource; docs/adr/0123. */
@@ -40,7 +40,7 @@ export const accountRequestPaymentRequest = documentedAs(
     if (!/^\d{1,9}$/.test(id) || Number(id) === 0) return raise(ctx, accountRequestNotExists);
     return { accountId: Number(id), token: (token as string).trim() };
   }),
-  jsonBodyDocument({ account_id: z.union([z.number().int(), z.string()]), cardprovider_token: z.string() }),
+  jsonBodyDocument({ account_id: z.union([z.number().int(), z.string()]), cardprovider_token: providerIdField('token') }),
 );
 
 /** POST /account-requests-payment: billing charges the record at most once. */

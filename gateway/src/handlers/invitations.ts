@@ -70,7 +70,7 @@ export const communityCaller = (context: MemberScopeContext): Caller => ({
   resourceId: context.resource.id,
   userId: context.caller.user.id,
   email: context.caller.user.email,
-  globalRole: context.caller.role,
+  role: context.caller.role,
 });
 
 /** A resource setting that is on when its stored value is truthy (`single_subscription`, ...). */

@@ -9,7 +9,7 @@ import { toPageQuery } from '@masthead/core/pagination';
 import { LegacyVariant, type CardItem, type LegacyCustomer } from '@masthead/proto/billing/legacy_sources';
 import { z } from 'zod';
 import { jsonObjectBody, pathId, type pageRequest, raise, text } from '../http/request.js';
-import { documentedAs, jsonBodyDocument } from '../openapi/hints.js';
+import { documentedAs, jsonBodyDocument, providerIdField } from '../openapi/hints.js';
 import { serializePaginator } from '../serializers/catalog.js';
 import type { Handler } from '../routes/define.js';
 import { scopeOf } from './payment-sources.js';
@@ -25,7 +25,8 @@ const tokenField = (field: 'customer_id' | 'token', missing: () => ServiceError)
       const token = text.parse(json[field]).trim();
       return token ? { token } : raise(ctx, missing);
     }),
-    jsonBodyDocument({ [field]: z.string() }),
+    // `customer_id` of POST /user/cardprovider/customer holds a token too (document 1 D).
+    jsonBodyDocument({ [field]: providerIdField('token') }),
   );
 
 export const legacyCustomerRequest = tokenField('customer_id', incorrectCustomerId);
@@ -60,22 +61,26 @@ const localId = (value: unknown): number =>
       ? Number(value)
       : 0;
 
-/** The nested reads of confirm-payment-method; any of them missing is 406 incorrect_data. */
+/**
+ * The nested reads of confirm-payment-method; any of them missing is 406 incorrect_data.
+ * `intent.id` (optional) names the setup intent that confirmed an unattached method (docs/adr/0230).
+ */
 export const confirmRequest = documentedAs(
   jsonBody.transform((json, ctx) => {
     const paymentMethodId = text.parse(nested(json['intent'], 'payment_method')).trim();
+    const setupIntentId = text.parse(nested(json['intent'], 'id')).trim();
     const customerId = text.parse(nested(json['customer'], 'customer_id')).trim();
     const paymentCustomerId = localId(nested(json['customer'], 'id'));
     const cards = nested(json['customer'], 'cards');
     const cardId = localId(Array.isArray(cards) ? nested(cards[0], 'id') : undefined);
     if (!paymentMethodId || !customerId || !paymentCustomerId || !cardId) return raise(ctx, incorrectDataNotAcceptable);
-    return { paymentMethodId, customerId, paymentCustomerId, cardId };
+    return { paymentMethodId, customerId, paymentCustomerId, cardId, setupIntentId };
   }),
   jsonBodyDocument({
-    intent: z.object({ payment_method: z.string() }),
+    intent: z.object({ payment_method: providerIdField('payment_method'), id: providerIdField('setup_intent').optional() }),
     customer: z.object({
       id: z.union([z.number().int(), z.string()]),
-      customer_id: z.string(),
+      customer_id: providerIdField('customer'),
       cards: z.array(z.object({ id: z.union([z.number().int(), z.string()]) })).min(1),
     }),
   }),
@@ -149,9 +154,7 @@ export const importCustomerRequest = documentedAs(
       : raise(ctx, incorrectCustomerId);
   }),
   jsonBodyDocument({
-    customer_id: z
-      .string()
-      .regex(/^cus_[A-Za-z0-9]{1,250}$/)
+    customer_id: providerIdField('customer', z.string().regex(/^cus_[A-Za-z0-9]{1,250}$/))
       .nullable()
       .optional(),
   }),
@@ -177,7 +180,7 @@ export const addCardRequest = documentedAs(
     const customerId = localId(customer);
     return customerId ? { token, customerId } : raise(ctx, customerNotFound);
   }),
-  jsonBodyDocument({ token: z.string(), customer_id: z.union([z.number().int(), z.string()]).nullable().optional() }),
+  jsonBodyDocument({ token: providerIdField('token'), customer_id: z.union([z.number().int(), z.string()]).nullable().optional() }),
 );
 
 /** POST /user/card: 201 with the card as GET /user/cards lists it. */

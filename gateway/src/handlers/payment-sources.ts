@@ -3,7 +3,7 @@ import type { MemberScope } from '@masthead/proto/billing';
 import { z } from 'zod';
 import type { MemberScopeContext } from '../auth/context.js';
 import { pathId, raise, text } from '../http/request.js';
-import { documentedAs, jsonBodyDocument } from '../openapi/hints.js';
+import { documentedAs, jsonBodyDocument, providerIdField } from '../openapi/hints.js';
 import type { Handler } from '../routes/define.js';
 import { serializePaymentCustomer, serializePaymentSource, serializeSavedMethod } from '../serializers/billing.js';
 
@@ -39,7 +39,7 @@ export const setupIntentRequest = documentedAs(
     if (!customerId) return raise(ctx, invalidCardCustomerId);
     return { cardCustomerId: customerId };
   }),
-  jsonBodyDocument({ card_customer_id: z.string() }),
+  jsonBodyDocument({ card_customer_id: providerIdField('customer') }),
 );
 
 /** POST …/setup-intents: `{setup_intent}` as the provider sent it. */
@@ -62,7 +62,7 @@ export const saveIntentRequest = documentedAs(
     if (!method) return raise(ctx, invalidPaymentMethod);
     return { paymentMethodId: method };
   }),
-  jsonBodyDocument({ setup_intent: z.object({ payment_method: z.string() }) }),
+  jsonBodyDocument({ setup_intent: z.object({ payment_method: providerIdField('payment_method') }) }),
 );
 
 /** POST …/save-intents: `{payment_method: saved method record}`. */

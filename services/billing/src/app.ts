@@ -31,6 +31,7 @@ import { ConnectService } from './connections/connect.service.js';
 import { ConnectionRepository } from './connections/connection.repository.js';
 import { ConnectionService } from './connections/connection.service.js';
 import { CustomerService } from './customers/customer.service.js';
+import { OwnCustomers } from './customers/own-customers.js';
 import { PaymentCustomerRepository } from './customers/payment-customer.repository.js';
 import { accountRequestPaymentHandlers } from './grpc/account-request-payments.handlers.js';
 import { connectHandlers } from './grpc/connect.handlers.js';
@@ -161,14 +162,16 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
   if (resealed > 0) runtime.logger.info({ resealed }, 'card-provider secrets re-sealed with the current key');
   const providers = new ProviderAccess(connections, hooks.providers ?? stripeCardProviders(config));
   const customers = new CustomerService({ customers: customerRows, providers, ledger });
+  const owners = new OwnCustomers({ customers: customerRows, providers });
   const sources = new SourceService({
     customers: customerRows,
+    owners,
     sources: sourceRows,
     providers,
     events: runtime.events,
     logger: runtime.logger,
   });
-  const legacy = new LegacySourceService({ customers: customerRows, sources: sourceRows, providers, ledger });
+  const legacy = new LegacySourceService({ customers: customerRows, owners, sources: sourceRows, providers, ledger });
   const connect = new ConnectService({
     connections,
     rows: connectionRows,
@@ -189,7 +192,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     }),
   });
   const paymentRunner = new PaymentRunner({ providers, ledger });
-  const chargeSources = new ChargeSources({ customers: customerRows, sources: sourceRows });
+  const chargeSources = new ChargeSources({ customers: customerRows, sources: sourceRows, owners });
   const renewals = new RenewalService({
     renewals: renewalRows,
     transactions: transactionRows,
@@ -254,6 +257,7 @@ export async function startBillingService(config: BillingConfig, logger?: Logger
     secrets: config.CARDPROVIDER_WEBHOOK_SECRETS,
     events: webhookEvents,
     transactions: transactionRows,
+    providers,
     checkout,
     payments: paymentRunner,
     refunds,

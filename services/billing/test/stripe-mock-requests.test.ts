@@ -30,8 +30,11 @@ describe('card-provider adapter requests against stripe-mock', () => {
     });
     await expect(provider.retrieveMethod('pm_123')).resolves.toMatchObject({ id: expect.any(String) });
     await expect(provider.attachMethod('pm_123', 'cus_123', 'masthead:1:2:attach:pm_123:cus_123:v1')).resolves.toBeTruthy();
-    await expect(provider.detachMethod('pm_123', 'masthead:1:2:detach:pm_123:v1')).resolves.toBeUndefined();
-    await expect(provider.retrieveToken('tok_123')).resolves.toBeTruthy();
+    // Detaches only from the named customer: the fixture's method is attached to none, so no detach is sent.
+    await expect(provider.detachMethod('pm_123', 'cus_123', 'masthead:1:2:detach:pm_123:v1')).resolves.toBe(false);
+    await expect(provider.retrieveSetupIntent('seti_123')).resolves.toMatchObject({ id: expect.any(String) });
+    await expect(provider.retrieveCustomer('cus_123')).resolves.toMatchObject({ id: expect.any(String) });
+    await expect(provider.retrieveToken('tok_123')).resolves.toMatchObject({ id: expect.any(String), used: expect.any(Boolean) });
     await expect(provider.listCards('cus_123')).resolves.toBeInstanceOf(Array);
     await expect(
       provider.createCharge({ customer: 'cus_123', amount: 19900, currency: 'usd' }, 'masthead:deployment:account-request:1:charge:v1'),
@@ -45,5 +48,10 @@ describe('card-provider adapter requests against stripe-mock', () => {
     await expect(provider.createRefund({ payment: 'ch_123', amount: 2500 }, refundKey)).resolves.toMatchObject({ id: expect.any(String) });
     expect(await provider.findRefundByKey('pi_123', refundKey)).toBeNull();
     expect(await provider.findRefundByKey('ch_123', refundKey)).toBeNull();
+  });
+
+  it('reads disputes and charges as the webhook refetches them', async () => {
+    await expect(provider.retrieveDispute('dp_123')).resolves.toMatchObject({ id: expect.any(String), status: expect.any(String) });
+    await expect(provider.retrieveCharge('ch_123')).resolves.toMatchObject({ id: expect.any(String) });
   });
 });

@@ -29,7 +29,7 @@ const callerIn = (resourceId: number, userId = newId()): Caller => ({
   resourceId,
   userId,
   email: `u${userId}@example.com`,
-  globalRole: 'user',
+  role: 'user',
 });
 const db = () => stack.community.db;
 

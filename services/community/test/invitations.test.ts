@@ -17,7 +17,7 @@ const callerIn = (resourceId: number, userId = newId(), email = `u${userId}@exam
   resourceId,
   userId,
   email,
-  globalRole: 'user',
+  role: 'user',
 });
 
 /** A resource with a team plan (can own teams) and a free seat Pricing. */

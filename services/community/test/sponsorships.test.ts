@@ -58,7 +58,7 @@ describe('sponsorship slots', () => {
       const recipients = Array.from({ length: 30 }, () => newId());
       const outcomes = await Promise.all(
         recipients.map((userId) =>
-          sponsorships.activateSlot({ caller: { resourceId, userId, email: `u${userId}@example.test`, globalRole: 'user' }, code }).then(
+          sponsorships.activateSlot({ caller: { resourceId, userId, email: `u${userId}@example.test`, role: 'user' }, code }).then(
             () => 'ok',
             (error: { code?: string }) => error.code,
           ),

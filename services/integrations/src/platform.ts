@@ -49,6 +49,8 @@ export async function startPlatformAreas(runtime: ServiceRuntime, config: Integr
   const ring = providerKeyRing(config);
   if (!ring) runtime.logger.warn('INTEGRATIONS_SECRETS_KEYS is not set: captcha and webhook secrets can be neither stored nor used');
   const now = () => new Date();
+  // Local receivers on loopback are for development and test only (docs/adr/0240).
+  const destinations = { allowLoopback: config.MASTHEAD_ENV !== 'production' };
   const accounts = createClient('accounts', { accounts: config.ACCOUNTS_ADDR }, { defaultDeadlineMs: config.GRPC_DEADLINE_MS });
 
   const templateRows = new TemplateRepository(db);
@@ -76,7 +78,7 @@ export async function startPlatformAreas(runtime: ServiceRuntime, config: Integr
     endpoints: endpointRows,
     deliveries: deliveryRows,
     ring,
-    production: config.MASTHEAD_ENV === 'production',
+    policy: destinations,
     now,
   });
 
@@ -93,7 +95,7 @@ export async function startPlatformAreas(runtime: ServiceRuntime, config: Integr
       endpoints: endpointRows,
       deliveries: deliveryRows,
       ring,
-      send: httpWebhookSender(config.WEBHOOK_TIMEOUT_MS),
+      send: httpWebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, policy: destinations }),
       now,
       leaseMs: config.WEBHOOK_LEASE_MS,
       concurrency: config.WEBHOOK_CONCURRENCY,

@@ -20,6 +20,8 @@ import { WebhookService } from '../src/webhooks/webhook.service.js';
 const HOUR = 3600_000;
 const ring = parseKeyRing(`test:${Buffer.alloc(32, 7).toString('base64')}`);
 const logger = createLogger({ name: 'webhooks-test', level: 'silent' });
+/** Outside production: loopback receivers are allowed (docs/adr/0240). */
+const TEST_RULES = { allowLoopback: true };
 
 /**
  * The schedule the issue asks for, computed here on its own: 30 s doubling, at most 6 h between
@@ -66,7 +68,7 @@ describe('webhook delivery: schedule, retries, claims, replay', () => {
       endpoints,
       deliveries,
       ring,
-      send: httpWebhookSender(2000),
+      send: httpWebhookSender({ timeoutMs: 2000, policy: TEST_RULES }),
       now,
       leaseMs: 60_000,
       concurrency: 4,
@@ -83,7 +85,7 @@ describe('webhook delivery: schedule, retries, claims, replay', () => {
       now,
       onRecorded: () => undefined,
     });
-    service = new WebhookService({ endpoints, deliveries, ring, production: false, now });
+    service = new WebhookService({ endpoints, deliveries, ring, policy: TEST_RULES, now });
   });
   afterEach(async () => {
     await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
@@ -293,7 +295,7 @@ describe('webhook delivery: schedule, retries, claims, replay', () => {
       endpoints,
       deliveries,
       ring: parseKeyRing(next),
-      send: httpWebhookSender(2000),
+      send: httpWebhookSender({ timeoutMs: 2000, policy: TEST_RULES }),
       now: () => new Date(clock),
       leaseMs: 60_000,
       concurrency: 1,
@@ -307,7 +309,7 @@ describe('webhook delivery: schedule, retries, claims, replay', () => {
   it('accepts https endpoints, http only to loopback outside production, known types only; the secret is stored sealed', async () => {
     const resource = ++resourceId;
     const create = (url: string, eventTypes: string[] = [], production = false) =>
-      new WebhookService({ endpoints, deliveries, ring, production, now: () => new Date() }).create({
+      new WebhookService({ endpoints, deliveries, ring, policy: { allowLoopback: !production }, now: () => new Date() }).create({
         resourceId: resource,
         url,
         eventTypes,

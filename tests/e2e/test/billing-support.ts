@@ -86,6 +86,57 @@ export function billingKit(s: StackHandle) {
 }
 
 /**
+ * What save-intents wrote before it checked ownership (docs/adr/0230), arranged in billing's
+ * database: `holder` adopted `customerId` (another member's provider customer) and saved its
+ * `paymentMethod` as their default. The local ID of both records (nine digits: a path ID's most,
+ * far above any ID a run's counters hand out).
+ */
+export async function poisonedSource(
+  s: StackHandle,
+  tenant: Tenant,
+  holder: number,
+  foreign: { customerId: string; paymentMethod: string },
+): Promise<number> {
+  const db = s.db('billing');
+  const id = 900_000_000 + Math.floor(Math.random() * 90_000_000);
+  const created_at = new Date();
+  await db.collection('payment_customers').insertOne({
+    _id: id as never,
+    user_id: holder,
+    resource_id: tenant.resourceId,
+    resource_ids: [tenant.resourceId],
+    pay_system: 'cardprovider',
+    customer_id: foreign.customerId,
+    mode: 'test',
+    kind: 'modern',
+    customer_key: `${holder}:cardprovider:${foreign.customerId}`,
+    created_at,
+  });
+  await db.collection('payment_methods').insertOne({
+    _id: id as never,
+    user_id: holder,
+    payment_customer_id: id,
+    customer_id: foreign.customerId,
+    pay_system: 'cardprovider',
+    payment_method_id: foreign.paymentMethod,
+    mode: 'test',
+    type: 'card',
+    data: { card_brand: 'visa', card_country: 'FR', card_last4: '4242', expiration_date: '12/2034' },
+    card_id: null,
+    method_key: `${holder}:${foreign.paymentMethod}`,
+    created_at,
+  });
+  await db
+    .collection('default_sources')
+    .updateOne(
+      { _id: `${holder}:cardprovider` as never },
+      { $set: { source_type: 'payment-method', source_id: id, updated_at: created_at } },
+      { upsert: true },
+    );
+  return id;
+}
+
+/**
  * Card-provider events posted to POST /webhooks/cardprovider (docs/adr/0147), signed with the
  * SDK's test-header helper and `secret` unless told otherwise.
  */
@@ -102,8 +153,9 @@ export function signedWebhooks(s: StackHandle, secret: string) {
     type,
     data: { object },
   });
-  const deliver = (body: Json, options: { secret?: string; timestamp?: number; signature?: string } = {}) => {
-    const payload = JSON.stringify(body);
+  /** Signs and posts `body`: an event, or a payload as sent (text, to sign what is no event). */
+  const deliver = (body: Json | string, options: { secret?: string; timestamp?: number; signature?: string } = {}) => {
+    const payload = typeof body === 'string' ? body : JSON.stringify(body);
     const signature =
       options.signature ??
       Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? secret, timestamp: options.timestamp });

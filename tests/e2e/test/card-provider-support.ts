@@ -26,6 +26,17 @@ export function localStripe() {
     return body;
   };
   const list = async (path: string) => ((await request('GET', path))['data'] as Json[]) ?? [];
+  /** The objects of a list the fake cannot filter by customer, paged through and filtered here. */
+  const ofCustomer = async (path: string, customer: string) => {
+    const found: Json[] = [];
+    for (let after = ''; ;) {
+      const page = await request('GET', `${path}?limit=100${after ? `&starting_after=${after}` : ''}`);
+      const data = (page['data'] as Json[]) ?? [];
+      found.push(...data.filter((object) => object['customer'] === customer));
+      if (page['has_more'] !== true || data.length === 0) return found;
+      after = data.at(-1)!['id'] as string;
+    }
+  };
   const cardToken = (number = '4242424242424242') =>
     request('POST', '/v1/tokens', { 'card[number]': number, 'card[exp_month]': '12', 'card[exp_year]': '2034', 'card[cvc]': '123' });
   return {
@@ -43,6 +54,10 @@ export function localStripe() {
         'card[cvc]': '123',
       }),
     paymentMethod: (id: string) => request('GET', `/v1/payment_methods/${id}`),
+    paymentMethodsOf: (customer: string) => list(`/v1/payment_methods?customer=${encodeURIComponent(customer)}&type=card`),
+    /** What the browser's SDK does with a setup intent's client secret and a card (the fake leaves the card unattached). */
+    confirmSetupIntent: (id: string, paymentMethod: string) =>
+      request('POST', `/v1/setup_intents/${id}/confirm`, { payment_method: paymentMethod }),
     /** A customer made on the provider directly (by the publisher's dashboard, say), with one card. */
     customerWithCard: async (email: string) => {
       const customer = await request('POST', '/v1/customers', { email });
@@ -70,16 +85,9 @@ export function localStripe() {
     authenticate: (paymentIntent: string, clientSecret: string, success = true) =>
       request('POST', `/v1/payment_intents/${paymentIntent}/_authenticate`, { client_secret: clientSecret, success: String(success) }),
     /** Every payment intent of the customer (the fake lists intents without a customer filter: page through all). */
-    paymentIntentsOf: async (customer: string) => {
-      const found: Json[] = [];
-      for (let after = ''; ;) {
-        const page = await request('GET', `/v1/payment_intents?limit=100${after ? `&starting_after=${after}` : ''}`);
-        const data = (page['data'] as Json[]) ?? [];
-        found.push(...data.filter((intent) => intent['customer'] === customer));
-        if (page['has_more'] !== true || data.length === 0) return found;
-        after = data.at(-1)!['id'] as string;
-      }
-    },
+    paymentIntentsOf: (customer: string) => ofCustomer('/v1/payment_intents', customer),
+    /** Every setup intent of the customer, likewise. */
+    setupIntentsOf: (customer: string) => ofCustomer('/v1/setup_intents', customer),
     refund: (paymentIntent: string, amount?: number) =>
       request(
         'POST',
@@ -87,6 +95,15 @@ export function localStripe() {
         amount === undefined ? { payment_intent: paymentIntent } : { payment_intent: paymentIntent, amount: String(amount) },
       ),
     charge: (id: string) => request('GET', `/v1/charges/${id}`),
+    /** A payment made on the provider directly, outside billing (the publisher's dashboard, say). */
+    payDirectly: (customer: string, paymentMethod: string, amount: number) =>
+      request('POST', '/v1/payment_intents', {
+        amount: String(amount),
+        currency: 'usd',
+        customer,
+        payment_method: paymentMethod,
+        confirm: 'true',
+      }),
     paymentIntent: (id: string) => request('GET', `/v1/payment_intents/${id}`),
   };
 }

@@ -68,7 +68,7 @@ describe('invitations', () => {
   async function teamOf(a: Arranged, memberLimit = 0, allowedDomains: string[] = []) {
     const owner = await createMember(s.stack, a.tenant);
     await kit.grant(a.tenant, owner.id, a.teamPricing.id);
-    const caller = { resourceId: a.tenant.resourceId, userId: owner.id, email: owner.email, globalRole: 'user' };
+    const caller = { resourceId: a.tenant.resourceId, userId: owner.id, email: owner.email, role: 'user' };
     const team = await operator.teams.createTeam({ caller, name: 'Crew', autoAllowedDomains: false });
     await community()
       .collection('teams')

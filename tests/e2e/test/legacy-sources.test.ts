@@ -169,11 +169,24 @@ describe('legacy card-provider customers and confirmed methods', () => {
       const created = await s.api('/user/cardprovider/token', { method: 'POST', headers: m.headers, json: { token: await token() } });
       return { m, customer: created.body };
     }
-
-    it('attaches the method to the provider customer, then saves it (201, the raw record)', async () => {
-      const { m, customer } = await legacyCustomer();
+    /** What the browser does: a setup intent of the customer, confirmed with a new card (which the fake leaves unattached). */
+    async function confirmedSetup(m: { headers: Record<string, string> }, customerId: string) {
+      const setup = await s.api('/user/payment-provider/cardprovider/setup-intents', {
+        method: 'POST',
+        headers: m.headers,
+        json: { card_customer_id: customerId },
+      });
       const method = (await provider.detachedTestCard())['id'] as string;
-      const body = { intent: { payment_method: method }, customer };
+      const intent = await provider.confirmSetupIntent((setup.body['setup_intent'] as Json)['id'] as string, method);
+      expect(intent).toMatchObject({ status: 'succeeded', payment_method: method });
+      return { method, intent };
+    }
+
+    it('attaches the method its setup intent confirmed to the member’s customer, then saves it (201, the raw record)', async () => {
+      const { m, customer } = await legacyCustomer();
+      const { method, intent } = await confirmedSetup(m, customer['customer_id'] as string);
+      expect((await provider.paymentMethod(method))['customer']).toBeNull();
+      const body = { intent, customer };
       const response = await s.api('/user/cardprovider/confirm-payment-method', { method: 'POST', headers: m.headers, json: body });
       expect(response.status).toBe(201);
       expect(response.body).toEqual({
@@ -190,6 +203,9 @@ describe('legacy card-provider customers and confirmed methods', () => {
         created_at: anyIsoDate,
       });
       expect((await provider.paymentMethod(method))['customer']).toBe(customer['customer_id']);
+      // A retried confirm: the method is on the customer already, the same record answers.
+      const again = await s.api('/user/cardprovider/confirm-payment-method', { method: 'POST', headers: m.headers, json: body });
+      expect([again.status, again.body]).toEqual([201, response.body]);
     });
 
     it('answers 406 incorrect_data, payment_method_saving_errors and confirm_cardprovider_payment_method_error', async () => {
@@ -208,16 +224,19 @@ describe('legacy card-provider customers and confirmed methods', () => {
       const unknown = await confirm({ intent: { payment_method: 'pm_does_not_exist' }, customer });
       expect(unknown.status).toBe(406);
       expect(unknown.body['error']).toBe('confirm_cardprovider_payment_method_error');
-      // Attached first (document 1 D), then the local save refuses another member's customer ID.
-      const method = (await provider.detachedTestCard())['id'] as string;
-      const foreign = await confirm({ intent: { payment_method: method }, customer: { ...customer, id: 999999 } });
+      // The local save's checks now come before the attachment (docs/adr/0230): nothing attached.
+      const { method, intent } = await confirmedSetup(m, customer['customer_id'] as string);
+      const foreign = await confirm({ intent, customer: { ...customer, id: 999999 } });
       expect(foreign.status).toBe(406);
       expect(foreign.body).toEqual({
         error: 'payment_method_saving_errors',
         error_description: expect.stringContaining('payment_customer_id'),
         req_guid: anyRequestId,
       });
-      expect((await provider.paymentMethod(method))['customer']).toBe(customer['customer_id']);
+      // A method attached to no customer, without the setup intent that confirmed it: not attached.
+      const unproven = await confirm({ intent: { payment_method: method }, customer });
+      expect([unproven.status, unproven.body['error']]).toEqual([406, 'confirm_cardprovider_payment_method_error']);
+      expect((await provider.paymentMethod(method))['customer']).toBeNull();
     });
   });
 });

@@ -221,12 +221,17 @@ describe('listmgr provider', () => {
       p.listmgr.calls.length = 0;
       expect(((await interests(plain, `user_id=${target.id}`)).body['lists'] as Json[]).length).toBe(3);
       expect(emailsAsked()).toEqual(new Set([plain.email]));
-      // The named user must exist, but need not belong to the resource.
+      // The named user must exist; only root's reach crosses resources: to anyone else a member
+      // of another resource is an unknown user (docs/adr/0239).
       const unknown = await interests(root, 'user_id=99999999');
       expect(unknown.status).toBe(404);
       expect(unknown.body).toEqual(envelope('user_not_found', 'User not found'));
       const stranger = await signIn(s(), await newTenant(s()));
       expect((await interests(root, `user_id=${stranger.id}`)).status).toBe(200);
+      for (const caller of [resourceAdmin, partner, globalAdmin]) {
+        const out = await interests(caller, `user_id=${stranger.id}`);
+        expect([out.status, out.body]).toEqual([404, envelope('user_not_found', 'User not found')]);
+      }
     });
 
     it('refreshes an expired access token once, stores the new tokens sealed, and answers', async () => {

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { startDisputingCardProvider, type DisputingCardProvider } from '@masthead/testkit';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { billingKit, signedWebhooks } from './billing-support.js';
 import { cardProviderTenant } from './card-provider-support.js';
 import type { Json } from './catalog-support.js';
@@ -15,7 +16,15 @@ const SECRET = 'whsec_masthead_revocations';
  * provider and told by its signed webhooks, as an operator's refund from the dashboard is.
  */
 describe('refunds and lost disputes take back what the lines granted', { timeout: 120_000 }, () => {
-  const s = useStack({ env: { CARDPROVIDER_WEBHOOK_SECRETS: SECRET, GRPC_DEADLINE_MS: '20000' } });
+  // Billing reaches localstripe through the front that adds disputes (it refetches them, ADR 0231).
+  const env: Record<string, string> = { CARDPROVIDER_WEBHOOK_SECRETS: SECRET, GRPC_DEADLINE_MS: '20000' };
+  let disputes: DisputingCardProvider;
+  beforeAll(async () => {
+    disputes = await startDisputingCardProvider(inject('localStripeUrl'));
+    env['CARDPROVIDER_API_BASE'] = disputes.url;
+  });
+  afterAll(() => disputes?.stop());
+  const s = useStack({ env });
   const { provider, kit, buyer, pay } = billingKit(s);
   const ticketing = ticketingKit(s);
   const { event, deliver } = signedWebhooks(s, SECRET);
@@ -81,13 +90,15 @@ describe('refunds and lost disputes take back what the lines granted', { timeout
 
   /** The provider's `charge.refunded` event for the transaction's charge, as the provider holds it now. */
   const refundedEvent = async (record: Json) => event('charge.refunded', await provider.charge(record['charge_id'] as string));
+  /** The provider's `charge.dispute.closed` event of a dispute it holds as lost on the transaction's charge. */
   const lostDispute = (record: Json) =>
     event('charge.dispute.closed', {
-      id: `dp_${String(record['_id'])}`,
-      object: 'dispute',
-      charge: record['charge_id'],
-      amount: record['amount'],
-      status: 'lost',
+      ...disputes.dispute({
+        charge: record['charge_id'] as string,
+        paymentIntent: record['payment_id'] as string,
+        amount: record['amount'] as number,
+        status: 'lost',
+      }),
     });
 
   it('a fully refunded ticket purchase loses its passes, their assignment and tokens; its units are sold again; once', async () => {
@@ -199,7 +210,7 @@ describe('refunds and lost disputes take back what the lines granted', { timeout
     ]);
 
     // The dispute told again under another event: nothing is taken back twice.
-    expect((await deliver({ ...lostDispute(record), id: `${String(lost['id'])}-again` })).status).toBe(200);
+    expect((await deliver({ ...lost, id: `${String(lost['id'])}-again` })).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(revoked).toHaveLength(1);
   });

@@ -5,7 +5,7 @@ import { createClient } from '@masthead/core/clients';
 import { freePort } from '@masthead/local-infra';
 import { startBillingProcess, type BillingProcess } from '@masthead/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billingKit, CARDS } from './billing-support.js';
+import { billingKit, CARDS, poisonedSource } from './billing-support.js';
 import type { Json } from './catalog-support.js';
 import { collectEvents, eventWhere, useStack } from './support.js';
 
@@ -160,6 +160,19 @@ describe('renewals', () => {
     // Only the purchase took money.
     expect(await paidCharges(m.customerId)).toHaveLength(1);
     expect(await runOn(primary)).toMatchObject({ processed: 0 });
+  });
+
+  it('never charges another member’s card that a record saved before ownership was checked names (docs/adr/0230)', async () => {
+    const { tenant, m, membershipId, end } = await subscriber();
+    const victim = await buyer(tenant);
+    // The subscriber's default, as save-intents left it before the check: the victim's card.
+    await poisonedSource(s, tenant, m.member.id, { customerId: victim.customerId, paymentMethod: victim.providerMethodId });
+    await setClock(new Date(end.getTime() + MINUTE));
+    expect(await runOn(primary)).toMatchObject({ renewed: 0, failed: 1 });
+    expect(await paidCharges(victim.customerId)).toEqual([]);
+    expect(await paidCharges(m.customerId)).toHaveLength(1);
+    expect(await renewalTransactions(m.member.id)).toEqual([expect.objectContaining({ status: 'failed', error: 'no_payment_source' })]);
+    expect(((await membershipNow(membershipId))!['end_date'] as Date).getTime()).toBe(end.getTime());
   });
 
   it('charges once when a replica is killed between the provider’s charge and its record', async () => {

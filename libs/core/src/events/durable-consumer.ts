@@ -1,7 +1,7 @@
 import { AckPolicy, DeliverPolicy, nanos, StringCodec, type ConsumerMessages, type JsMsg } from 'nats';
 import type { Logger } from 'pino';
 import type { EventName } from './catalogue.js';
-import type { DomainEvent } from './publisher.js';
+import type { DomainEvent } from './envelope.js';
 import { EVENT_STREAM, EVENT_SUBJECT_PREFIX, ensureEventStream } from './stream.js';
 import { settledNow, type NatsLink } from './subscribe.js';
 

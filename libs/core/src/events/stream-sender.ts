@@ -1,8 +1,8 @@
 import { StringCodec, type JetStreamClient } from 'nats';
 import { followConnection } from './connection.js';
 import { countEvent } from '../metrics/index.js';
-import type { DomainEvent } from './publisher.js';
-import { subjectOf } from './publisher.js';
+import type { DomainEvent } from './envelope.js';
+import { subjectOf } from './envelope.js';
 import type { NatsLink } from './subscribe.js';
 
 const codec = StringCodec();

@@ -1,7 +1,7 @@
 import { StringCodec, type NatsConnection, type Subscription } from 'nats';
 import type { Logger } from 'pino';
 import type { EventName } from './catalogue.js';
-import type { DomainEvent } from './publisher.js';
+import type { DomainEvent } from './envelope.js';
 import { EVENT_SUBJECT_PREFIX } from './stream.js';
 
 const codec = StringCodec();

@@ -45,13 +45,12 @@ export class AccountRequestPaymentService {
       const provider = await providers.for(DEPLOYMENT_RESOURCE_ID, 'live');
       const customerId = await ledger.once(customerKey(accountId), {
         find: async () => (await provider.findCustomerByKey(record.email, customerKey(accountId)))?.id ?? null,
-        create: async () =>
-          (
-            await provider.createCustomer(
-              { email: record.email, name: `${record.firstName} ${record.lastName}`.trim(), source: token },
-              customerKey(accountId),
-            )
-          ).id,
+        create: async () => {
+          // A token used already holds someone's card (tokens are single-use): never charge it (docs/adr/0230).
+          if ((await provider.retrieveToken(token)).used) throw accountRequestPaymentError('the token was used already');
+          const name = `${record.firstName} ${record.lastName}`.trim();
+          return (await provider.createCustomer({ email: record.email, name, source: token }, customerKey(accountId))).id;
+        },
       });
       const alreadyCharged = await ledger.recorded(chargeKey(accountId));
       const chargeId = await ledger.once(chargeKey(accountId), {

@@ -9,6 +9,8 @@
 export interface ProviderCustomer {
   id: string;
   email: string | null;
+  /** The idempotency key billing tagged it with (KEY_METADATA); null for a customer made outside billing. */
+  key: string | null;
   /** Legacy cards (sources) of a customer created from a token, oldest first. */
   cards: ProviderCard[];
 }
@@ -72,6 +74,8 @@ export interface ProviderPayment {
   amount: number;
   amountRefunded: number;
   currency: string;
+  /** The idempotency key billing tagged it with (KEY_METADATA): it names the transaction it pays; null when not billing's. */
+  key: string | null;
 }
 
 /** A refund of part or all of a payment, in the payment's minor units. */
@@ -86,6 +90,29 @@ export interface ProviderRefund {
   /** The charge it gives money back from. */
   chargeId: string | null;
   amount: number;
+  status: string;
+}
+
+/** A setup intent as the provider holds it: whose customer it is, and which method it confirmed. */
+export interface ProviderSetupIntent {
+  id: string;
+  customer: string | null;
+  paymentMethod: string | null;
+  status: string;
+}
+
+/** A provider token (legacy card flows): its card, and whether it was used already (tokens are single-use). */
+export interface ProviderToken {
+  id: string;
+  cardId: string | null;
+  used: boolean;
+}
+
+/** A dispute as the provider holds it now. */
+export interface ProviderDispute {
+  id: string;
+  chargeId: string | null;
+  paymentIntent: string | null;
   status: string;
 }
 
@@ -108,12 +135,18 @@ export interface CardProvider {
   findCustomerByKey(email: string, key: string): Promise<ProviderCustomer | null>;
   /** A setup intent for off-session use; the provider object as sent (document 1: open object). */
   createSetupIntent(customer: string, key: string): Promise<Record<string, unknown>>;
-  retrieveMethod(id: string): Promise<ProviderMethod>;
+  /** The method (or a card, which the provider also serves as a method) by its ID, or null when the provider has none. */
+  retrieveMethod(id: string): Promise<ProviderMethod | null>;
+  /** The setup intent by its ID, or null when the provider has none. */
+  retrieveSetupIntent(id: string): Promise<ProviderSetupIntent | null>;
   attachMethod(id: string, customer: string, key: string): Promise<ProviderMethod>;
-  /** Detaches; a method attached to no customer any more counts as done. */
-  detachMethod(id: string, key: string): Promise<void>;
-  /** Checks that a provider token exists and is usable; `cardId` is the card it will add (legacy flows). */
-  retrieveToken(token: string): Promise<{ id: string; cardId: string | null }>;
+  /**
+   * Detaches the method from `customer`; a method attached to no customer, or to another one, is
+   * left as it is (docs/adr/0230). True when it detached.
+   */
+  detachMethod(id: string, customer: string, key: string): Promise<boolean>;
+  /** A provider token (legacy flows): `cardId` is the card it will add. Throws CardProviderFailure when unknown. */
+  retrieveToken(token: string): Promise<ProviderToken>;
   /** The customer by its provider ID, or null when the provider has none (or deleted it). */
   retrieveCustomer(id: string): Promise<ProviderCustomer | null>;
   /** Adds a legacy card (source) to the customer from a provider token. */
@@ -133,6 +166,8 @@ export interface CardProvider {
   /** The payment's current state by its ID (`pi_…` or `ch_…`). */
   retrievePayment(id: string): Promise<ProviderPayment>;
   retrieveCharge(id: string): Promise<ProviderCharge>;
+  /** The dispute by its ID, or null when the provider has none. */
+  retrieveDispute(id: string): Promise<ProviderDispute | null>;
   /** Gives `amount` of the payment back; more than is left throws CardProviderFailure. */
   createRefund(refund: NewRefund, key: string): Promise<ProviderRefund>;
   /** The refund of `payment` created with `key`, or null. */

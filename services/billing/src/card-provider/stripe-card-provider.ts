@@ -13,7 +13,10 @@ import {
   type ProviderRefund,
   type ProviderCard,
   type ProviderCustomer,
+  type ProviderDispute,
   type ProviderMethod,
+  type ProviderSetupIntent,
+  type ProviderToken,
 } from './card-provider.js';
 import { cardProviderClient } from './client.js';
 
@@ -50,11 +53,24 @@ function toCustomer(customer: Stripe.Customer): ProviderCustomer {
   const cards = sources
     .filter((source) => source['object'] === 'card')
     .map((source) => toCard(source as unknown as ProviderCard & { id: string }));
-  return { id: customer.id, email: customer.email ?? null, cards };
+  return { id: customer.id, email: customer.email ?? null, key: keyOf(customer.metadata), cards };
 }
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   typeof value === 'string' ? value : (value?.id ?? null);
+
+/** Billing's idempotency key in an object's metadata, if it carries one. */
+const keyOf = (metadata: Stripe.Metadata | null | undefined): string | null => metadata?.[KEY_METADATA] ?? null;
+
+/** The object, or null when the provider has none by that ID (404); other failures throw. */
+async function unlessMissing<T>(call: () => Promise<T>): Promise<T | null> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+    throw error;
+  }
+}
 
 /** An intent's status in billing's words; we always confirm at once and capture automatically. */
 function intentStatus(status: string): ProviderPayment['status'] {
@@ -75,6 +91,7 @@ function fromIntent(intent: Stripe.PaymentIntent): ProviderPayment {
     amount: intent.amount,
     amountRefunded: charge?.amount_refunded ?? 0,
     currency: intent.currency,
+    key: keyOf(intent.metadata),
   };
 }
 
@@ -90,6 +107,7 @@ function fromCharge(charge: Stripe.Charge): ProviderPayment {
     amount: charge.amount,
     amountRefunded: charge.amount_refunded ?? 0,
     currency: charge.currency,
+    key: keyOf(charge.metadata),
   };
 }
 
@@ -173,8 +191,20 @@ export class StripeCardProvider implements CardProvider {
     });
   }
 
-  retrieveMethod(id: string): Promise<ProviderMethod> {
-    return guarded('retrieve payment method', async () => toMethod(await this.client.paymentMethods.retrieve(id)));
+  retrieveMethod(id: string): Promise<ProviderMethod | null> {
+    return guarded('retrieve payment method', async () => {
+      const method = await unlessMissing(() => this.client.paymentMethods.retrieve(id));
+      return method ? toMethod(method) : null;
+    });
+  }
+
+  retrieveSetupIntent(id: string): Promise<ProviderSetupIntent | null> {
+    return guarded('retrieve setup intent', async () => {
+      const intent = await unlessMissing(() => this.client.setupIntents.retrieve(id));
+      return intent
+        ? { id: intent.id, customer: idOf(intent.customer), paymentMethod: idOf(intent.payment_method), status: intent.status }
+        : null;
+    });
   }
 
   attachMethod(id: string, customer: string, key: string): Promise<ProviderMethod> {
@@ -183,28 +213,25 @@ export class StripeCardProvider implements CardProvider {
     );
   }
 
-  async detachMethod(id: string, key: string): Promise<void> {
+  async detachMethod(id: string, customer: string, key: string): Promise<boolean> {
     const method = await this.retrieveMethod(id);
-    if (!method.customer) return;
+    if (method?.customer !== customer) return false;
     await guarded('detach payment method', () => this.client.paymentMethods.detach(id, {}, { idempotencyKey: key }));
+    return true;
   }
 
-  retrieveToken(token: string): Promise<{ id: string; cardId: string | null }> {
+  retrieveToken(token: string): Promise<ProviderToken> {
     return guarded('retrieve token', async () => {
       const found = await this.client.tokens.retrieve(token);
-      return { id: found.id, cardId: found.card?.id ?? null };
+      // The provider marks a used token; the fake does not, but its card then has a customer.
+      return { id: found.id, cardId: found.card?.id ?? null, used: found.used === true || !!found.card?.customer };
     });
   }
 
   retrieveCustomer(id: string): Promise<ProviderCustomer | null> {
     return guarded('retrieve customer', async () => {
-      try {
-        const customer = await this.client.customers.retrieve(id);
-        return customer.deleted ? null : toCustomer(customer);
-      } catch (error) {
-        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
-        throw error;
-      }
+      const customer = await unlessMissing(() => this.client.customers.retrieve(id));
+      return customer && !customer.deleted ? toCustomer(customer) : null;
     });
   }
 
@@ -303,6 +330,15 @@ export class StripeCardProvider implements CardProvider {
   retrieveCharge(id: string): Promise<ProviderCharge> {
     // `refunds` is no longer in the charge by default on the provider: expanded (the fake has it anyway).
     return guarded('retrieve charge', async () => toProviderCharge(await this.client.charges.retrieve(id, { expand: ['refunds'] })));
+  }
+
+  retrieveDispute(id: string): Promise<ProviderDispute | null> {
+    return guarded('retrieve dispute', async () => {
+      const dispute = await unlessMissing(() => this.client.disputes.retrieve(id));
+      return dispute
+        ? { id: dispute.id, chargeId: idOf(dispute.charge), paymentIntent: idOf(dispute.payment_intent), status: dispute.status }
+        : null;
+    });
   }
 
   createRefund(refund: NewRefund, key: string): Promise<ProviderRefund> {

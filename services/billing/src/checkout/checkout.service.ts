@@ -353,7 +353,8 @@ export class CheckoutService {
 
   /**
    * The saved source to charge: the one the items name (all the same), else the member's default
-   * card-provider source. 409 invalid_payment_source when none fits the resource's mode.
+   * card-provider source. 409 invalid_payment_source when none fits the resource's mode or its
+   * customer is not the member's own (docs/adr/0230).
    */
   private async sourceFor(member: Member, items: CheckoutItem[]): Promise<ChargeSource> {
     const named = new Map(
@@ -367,9 +368,12 @@ export class CheckoutService {
     );
     if (named.size > 1) throw invalidPaymentSource('the items name different payment sources');
     try {
-      return await this.deps.chargeSources.resolve(member.resourceId, member.userId, member.settings.mode, [...named.values()][0]);
+      return await this.deps.chargeSources.resolve(member.resourceId, member, member.settings.mode, [...named.values()][0]);
     } catch (error) {
       if (error instanceof NoChargeSource) throw invalidPaymentSource(error.message);
+      // The provider could not say whose customer it is: nothing was reserved or charged.
+      const failure = classifyPaymentFailure(error);
+      if (failure) throw cardProviderPaymentError(failure.code);
       throw error;
     }
   }

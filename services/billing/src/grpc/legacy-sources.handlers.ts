@@ -48,8 +48,10 @@ export function legacySourceHandlers(
       await attempts.record(member, scope?.resourceSettings);
       return toCardItem({ ...(await legacy.addCard(member, token, customerId || null)), isDefault: false });
     },
-    confirmPaymentMethod: async ({ scope, paymentMethodId, customerId, paymentCustomerId, cardId }) => ({
-      json: JSON.stringify(toRawMethod(await legacy.confirm(memberOf(scope), { paymentMethodId, customerId, paymentCustomerId, cardId }))),
+    confirmPaymentMethod: async ({ scope, paymentMethodId, customerId, paymentCustomerId, cardId, setupIntentId }) => ({
+      json: JSON.stringify(
+        toRawMethod(await legacy.confirm(memberOf(scope), { paymentMethodId, customerId, paymentCustomerId, cardId, setupIntentId })),
+      ),
     }),
   };
 }

@@ -1,5 +1,7 @@
+import type { Holder, OwnCustomers } from '../customers/own-customers.js';
 import type { PaymentCustomerRepository } from '../customers/payment-customer.repository.js';
 import type { ProviderMode } from '../connections/connection.schema.js';
+import type { PaymentCustomerRecord } from '../customers/payment-customer.schema.js';
 import type { SourceRepository, SourceType } from '../sources/source.repository.js';
 import { CARDPROVIDER } from '../support/resource-settings.js';
 
@@ -24,12 +26,26 @@ export class NoChargeSource extends Error {
 /**
  * The member's saved card-provider sources as payments see them: a named one (checkout's
  * `payment_method_id` / `user_card_id`) or the member's default (checkout without one,
- * renewals), visible in the resource and of the resource's mode (docs/adr/0142, 0145).
+ * renewals), visible in the resource and of the resource's mode (docs/adr/0142, 0145), on a
+ * customer that is the payer's own (docs/adr/0230: a record saved before ownership was checked
+ * never charges anyone else). A provider failure while checking that throws CardProviderFailure.
  */
 export class ChargeSources {
-  constructor(private readonly deps: { customers: PaymentCustomerRepository; sources: SourceRepository }) {}
+  constructor(private readonly deps: { customers: PaymentCustomerRepository; sources: SourceRepository; owners: OwnCustomers }) {}
 
-  async resolve(resourceId: number, userId: number, mode: ProviderMode, named?: { type: SourceType; id: number }): Promise<ChargeSource> {
+  async resolve(resourceId: number, payer: Holder, mode: ProviderMode, named?: { type: SourceType; id: number }): Promise<ChargeSource> {
+    const source = await this.find(resourceId, payer.userId, mode, named);
+    if (!(await this.deps.owners.holds(source.customer, payer)))
+      throw new NoChargeSource('the payment source is not on a customer of the member');
+    return source.charge;
+  }
+
+  private async find(
+    resourceId: number,
+    userId: number,
+    mode: ProviderMode,
+    named?: { type: SourceType; id: number },
+  ): Promise<{ charge: ChargeSource; customer: PaymentCustomerRecord }> {
     const customers = await this.deps.customers.listVisible(resourceId, userId, CARDPROVIDER);
     const customerIds = customers.map((customer) => customer._id);
     let ref = named;
@@ -40,24 +56,28 @@ export class ChargeSources {
     }
     if (ref.type === 'payment-method') {
       const method = await this.deps.sources.findMethod(userId, customerIds, ref.id);
-      if (!method || method.mode !== mode) throw new NoChargeSource('payment_method_id is not a saved method of the member here');
-      return {
+      const customer = method && customers.find((candidate) => candidate._id === method.payment_customer_id);
+      if (!method || !customer || method.mode !== mode)
+        throw new NoChargeSource('payment_method_id is not a saved method of the member here');
+      const charge = {
         paymentMethodId: method._id,
         userCardId: method.card_id,
         customerId: method.customer_id,
         sourceRef: method.payment_method_id,
         card: method.data ? { brand: method.data.card_brand, last4: method.data.card_last4 } : null,
       };
+      return { charge, customer };
     }
     const card = await this.deps.sources.findCard(userId, customerIds, ref.id);
     const customer = card && customers.find((candidate) => candidate._id === card.payment_customer_id);
-    if (!card || customer?.mode !== mode) throw new NoChargeSource('user_card_id is not a saved card of the member here');
-    return {
+    if (!card || !customer || customer.mode !== mode) throw new NoChargeSource('user_card_id is not a saved card of the member here');
+    const charge = {
       paymentMethodId: null,
       userCardId: card._id,
       customerId: card.customer_id,
       sourceRef: card.card_id,
       card: { brand: card.details.card_brand, last4: card.details.card_last4 },
     };
+    return { charge, customer };
   }
 }

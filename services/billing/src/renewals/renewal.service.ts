@@ -165,7 +165,12 @@ export class RenewalService {
     let source: ChargeSource | null = null;
     let missing: string | null = null;
     try {
-      source = await this.deps.chargeSources.resolve(record.resource_id, payerOf(record), record.mode);
+      // The payer's email as the sale recorded it: the sponsor's for a gift, else the holder's.
+      source = await this.deps.chargeSources.resolve(
+        record.resource_id,
+        { userId: payerOf(record), email: record.member_email },
+        record.mode,
+      );
     } catch (error) {
       if (!(error instanceof NoChargeSource)) throw error;
       missing = error.message;

@@ -28,13 +28,13 @@ export const incorrectRetrieveCard = defineError(
   (detail: string) => ({ description: `Cards not read: ${detail}` }),
 );
 
-/** Confirm: the local save refused its fields (messages concatenated, document 1 D). */
+/** Confirm: the customer or card named is not the member's, checked before the attachment (messages concatenated, document 1 D). */
 export const paymentMethodSavingErrors = defineError(
   { status: 406, code: 'payment_method_saving_errors', description: '<the field messages, joined>' },
   (messages: string[]) => ({ description: messages.join('; ') }),
 );
 
-/** Confirm: the provider refused to attach or read the method. */
+/** Confirm: the method is not the member's to attach (docs/adr/0230), or the provider refused to read or attach it. */
 export const confirmPaymentMethodError = defineError(
   { status: 406, code: 'confirm_cardprovider_payment_method_error', description: 'Payment method not confirmed: <reason>' },
   (detail: string) => ({ description: `Payment method not confirmed: ${detail}` }),

@@ -1,9 +1,10 @@
 import { customerNotFound, isServiceError } from '@masthead/core/errors';
-import type { CardProvider, ProviderCard } from '../card-provider/card-provider.js';
+import type { CardProvider, ProviderCard, ProviderMethod } from '../card-provider/card-provider.js';
 import type { ProviderAccess } from '../card-provider/provider-access.js';
 import { providerFailureAs } from '../customers/customer.service.js';
 import type { PaymentCustomerRepository } from '../customers/payment-customer.repository.js';
 import type { PaymentCustomerRecord } from '../customers/payment-customer.schema.js';
+import { isHoldersCustomer, type OwnCustomers } from '../customers/own-customers.js';
 import type { ProviderWriteLedger } from '../provider-writes/provider-write.ledger.js';
 import type { Member } from '../support/member-scope.js';
 import { CARDPROVIDER } from '../support/resource-settings.js';
@@ -24,10 +25,14 @@ export type LegacyVariant = 'customer' | 'token';
 
 interface Deps {
   customers: PaymentCustomerRepository;
+  owners: OwnCustomers;
   sources: SourceRepository;
   providers: ProviderAccess;
   ledger: ProviderWriteLedger;
 }
+
+/** What confirm refuses a method with that is not the member's, unknown or attached elsewhere alike (docs/adr/0230). */
+const NOT_MEMBERS_METHOD = 'no such payment method of this member';
 
 /** The error of each step, per operation (document 1 D: "distinct error sets"). */
 const STEP_ERRORS = {
@@ -42,7 +47,8 @@ export class LegacySourceService {
   /**
    * Creates a provider customer from a provider token with the member's email and name, imports
    * its cards, and attaches it to the resource unless `auto_attach_customer_to_resource` is false.
-   * A token is single-use, so it keys the write: a retry returns the same customer.
+   * A token is single-use, so it keys the write: a retry returns the same customer. A token used
+   * already (its card belongs to a customer) is refused before the write (docs/adr/0230).
    */
   async createFromToken(
     member: Member,
@@ -58,7 +64,10 @@ export class LegacySourceService {
     const customerId = await this.step(errors.create, () =>
       this.deps.ledger.once(key, {
         find: async () => (await provider.findCustomerByKey(member.email, key))?.id ?? null,
-        create: async () => (await provider.createCustomer({ email: member.email, name: member.name, source: token }, key)).id,
+        create: async () => {
+          await this.unusedToken(provider, token, errors.token);
+          return (await provider.createCustomer({ email: member.email, name: member.name, source: token }, key)).id;
+        },
       }),
     );
     const providerCards = await this.step(errors.cards, () => provider.listCards(customerId));
@@ -66,9 +75,9 @@ export class LegacySourceService {
   }
 
   /**
-   * POST /user/cardprovider/customer/import: records a provider customer of the member's (the
-   * provider holds the member's email on it) with its cards, or, without `customer_id`, creates
-   * the member's card-less legacy customer for this resource. The record is keyed as save-intents
+   * POST /user/cardprovider/customer/import: records a provider customer of the member's (made by
+   * billing for them, or holding their email: isHoldersCustomer, docs/adr/0230) with its cards, or,
+   * without `customer_id`, creates the member's card-less legacy customer for this resource. The record is keyed as save-intents
    * keys an adopted customer, and a customer already recorded here (by any flow) is answered as
    * it is; `created` tells the caller whether this call recorded it (docs/adr/0124).
    */
@@ -84,7 +93,7 @@ export class LegacySourceService {
     if (providerCustomerId) {
       const found = await this.step(incorrectCustomer, () => provider.retrieveCustomer(providerCustomerId));
       // Another person's customer is "not found": a member may not record, and later charge, it.
-      if (!found || found.email?.toLowerCase() !== member.email.toLowerCase()) throw customerNotFound();
+      if (!found || !isHoldersCustomer(found, member)) throw customerNotFound();
       customerId = found.id;
       key = `${member.userId}:${CARDPROVIDER}:${found.id}`;
     } else {
@@ -105,14 +114,15 @@ export class LegacySourceService {
   }
 
   /**
-   * POST /user/card: adds a card from a provider token to one of the member's legacy customers
+   * POST /user/card: adds a card from a provider token to one of the member's own legacy customers
    * visible here (`customer_id`, a local ID, or else the newest), in that customer's provider
-   * account. Keyed by the token (single-use), so a retry answers the same card. Not made default.
+   * account. Keyed by the token (single-use), so a retry answers the same card; a token used
+   * already is refused before the write (docs/adr/0230). Not made default.
    */
   async addCard(member: Member, token: string, customerLocalId: number | null): Promise<UserCardRecord> {
     const visible = (await this.deps.customers.listVisible(member.resourceId, member.userId, CARDPROVIDER)).sort((a, b) => b._id - a._id);
     const customer = customerLocalId ? visible.find((candidate) => candidate._id === customerLocalId) : visible[0];
-    if (!customer) throw customerNotFound();
+    if (!customer || !(await this.step(cardAddError, () => this.deps.owners.holds(customer, member)))) throw customerNotFound();
     const provider = await this.step(cardAddError, () => this.deps.providers.for(customer.resource_id, customer.mode));
     const { cardId } = await this.step(incorrectRetrieveToken, () => provider.retrieveToken(token));
     if (!cardId) throw incorrectRetrieveToken('the token holds no card');
@@ -121,7 +131,10 @@ export class LegacySourceService {
     await this.step(cardAddError, () =>
       this.deps.ledger.once(key, {
         find: async () => (await hasCard())?.id ?? null,
-        create: async () => (await provider.addCard(customer.customer_id, token, key)).id,
+        create: async () => {
+          await this.unusedToken(provider, token, incorrectRetrieveToken);
+          return (await provider.addCard(customer.customer_id, token, key)).id;
+        },
       }),
     );
     const card = await this.step(cardAddError, hasCard);
@@ -130,41 +143,33 @@ export class LegacySourceService {
   }
 
   /**
-   * Retrieves the method, attaches it to the provider customer, then saves it locally (document
-   * 1 D: attachment first, not undone when the save fails). The local save checks what the
-   * original's model validation would, plus that the customer and card are this member's
-   * (docs/adr/0124); a retried confirm returns the same record.
+   * POST /user/cardprovider/confirm-payment-method: attaches the method to the member's customer,
+   * then saves it locally (document 1 D: attachment first, not undone when the save fails). Every
+   * object the request names is checked before the attachment (docs/adr/0230): the customer and
+   * card must be the member's own (406 payment_method_saving_errors, the local save's answer), the
+   * method attached to that customer already (a retried confirm: no second write) or to none; a
+   * method attached to no customer is attached only when the request's `intent.id` names a
+   * succeeded setup intent of that customer that the provider says confirmed this very method
+   * (406 confirm_cardprovider_payment_method_error otherwise, as for an unknown method).
    */
   async confirm(
     member: Member,
-    input: { paymentMethodId: string; customerId: string; paymentCustomerId: number; cardId: number },
+    input: { paymentMethodId: string; customerId: string; paymentCustomerId: number; cardId: number; setupIntentId: string },
   ): Promise<PaymentMethodRecord> {
-    let attached;
-    try {
-      const provider: CardProvider = await this.deps.providers.for(member.resourceId, member.settings.mode);
-      await provider.retrieveMethod(input.paymentMethodId);
-      attached = await provider.attachMethod(
-        input.paymentMethodId,
-        input.customerId,
-        `masthead:${member.resourceId}:${member.userId}:attach:${input.paymentMethodId}:${input.customerId}:v1`,
-      );
-    } catch (error) {
-      providerFailureAs(error, confirmPaymentMethodError);
-    }
-    const customers = await this.deps.customers.listVisible(member.resourceId, member.userId);
-    const customer = customers.find((candidate) => candidate._id === input.paymentCustomerId);
+    const customer = await this.step(confirmPaymentMethodError, () => this.deps.owners.find(member, input.customerId));
     const card = customer
       ? (await this.deps.sources.listCards(member.userId, [customer._id])).find((row) => row._id === input.cardId)
       : undefined;
     const messages: string[] = [];
-    if (!customer) messages.push('payment_customer_id: no such customer of this member');
-    else if (customer.customer_id !== input.customerId) messages.push('customer_id: does not match payment_customer_id');
+    if (!customer) messages.push('customer_id: no such customer of this member');
+    else if (customer._id !== input.paymentCustomerId) messages.push('payment_customer_id: does not match customer_id');
     if (!card) messages.push('card_id: no such card of this customer');
-    if (messages.length > 0) throw paymentMethodSavingErrors(messages);
+    if (!customer || messages.length > 0) throw paymentMethodSavingErrors(messages);
+    const attached = await this.step(confirmPaymentMethodError, () => this.attachToOwn(member, customer, input));
     return this.deps.sources.insertMethodOnce({
       user_id: member.userId,
-      payment_customer_id: input.paymentCustomerId,
-      customer_id: input.customerId,
+      payment_customer_id: customer._id,
+      customer_id: customer.customer_id,
       pay_system: CARDPROVIDER,
       payment_method_id: attached.id,
       mode: member.settings.mode,
@@ -264,6 +269,34 @@ export class LegacySourceService {
       details: cardDetailsOf(card),
       card_key: `${userId}:${card.id}`,
     });
+  }
+
+  /** The method on the member's own `customer`, attached now when the setup intent proves it (see confirm). */
+  private async attachToOwn(
+    member: Member,
+    customer: PaymentCustomerRecord,
+    input: { paymentMethodId: string; setupIntentId: string },
+  ): Promise<ProviderMethod> {
+    const provider = await this.deps.providers.for(member.resourceId, member.settings.mode);
+    const method = await provider.retrieveMethod(input.paymentMethodId);
+    if (!method || (method.customer !== null && method.customer !== customer.customer_id))
+      throw confirmPaymentMethodError(NOT_MEMBERS_METHOD);
+    if (method.customer === customer.customer_id) return method;
+    const intent = input.setupIntentId.startsWith('seti_') ? await provider.retrieveSetupIntent(input.setupIntentId) : null;
+    if (!intent || intent.customer !== customer.customer_id || intent.paymentMethod !== method.id || intent.status !== 'succeeded')
+      throw confirmPaymentMethodError(
+        'a payment method attached to no customer needs the setup intent (intent.id) that confirmed it for this customer',
+      );
+    return provider.attachMethod(
+      method.id,
+      customer.customer_id,
+      `masthead:${member.resourceId}:${member.userId}:attach:${method.id}:${customer.customer_id}:v1`,
+    );
+  }
+
+  /** Refuses a token whose card already belongs to a customer: tokens are single-use (docs/adr/0230). */
+  private async unusedToken(provider: CardProvider, token: string, toError: (detail: string) => Error): Promise<void> {
+    if ((await provider.retrieveToken(token)).used) throw toError('the token was used already');
   }
 
   /** Runs one provider step; its failure (or a missing key) is that step's documented error. */

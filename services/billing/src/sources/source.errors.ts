@@ -9,7 +9,10 @@ export const setupIntentError = defineError(
   (detail: string) => ({ description: `Setup intent not created: ${detail}` }),
 );
 
-/** Thrown by save-intents when the method has no customer or the provider fails (docs/adr/0122). */
+/**
+ * Thrown by save-intents when the method is not attached to a customer of the member's (unknown,
+ * another's, or none alike: docs/adr/0230) or the provider fails (docs/adr/0122).
+ */
 export const saveIntentError = defineError(
   { status: 409, code: 'cardprovider_save_intent_error', description: 'Payment method not saved: <reason>' },
   (detail: string) => ({ description: `Payment method not saved: ${detail}` }),

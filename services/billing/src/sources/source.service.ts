@@ -5,6 +5,7 @@ import type { ProviderAccess } from '../card-provider/provider-access.js';
 import { providerFailureAs } from '../customers/customer.service.js';
 import type { PaymentCustomerRepository } from '../customers/payment-customer.repository.js';
 import type { PaymentCustomerRecord } from '../customers/payment-customer.schema.js';
+import type { OwnCustomers } from '../customers/own-customers.js';
 import type { Member } from '../support/member-scope.js';
 import { CARDPROVIDER } from '../support/resource-settings.js';
 import { cardDetailsOf } from './card-details.js';
@@ -16,6 +17,7 @@ import { isServiceError } from '@masthead/core/errors';
 
 interface Deps {
   customers: PaymentCustomerRepository;
+  owners: OwnCustomers;
   sources: SourceRepository;
   providers: ProviderAccess;
   events: EventPublisher;
@@ -35,16 +37,15 @@ export class SourceService {
   constructor(private readonly deps: Deps) {}
 
   /**
-   * POST …/setup-intents: a provider setup intent for one of the member's customers visible in
-   * the resource; saves nothing. The idempotency key names the customer and the member's request,
-   * so a retried request gets the same intent on the provider (docs/adr/0121).
+   * POST …/setup-intents: a provider setup intent for one of the member's own customers in the
+   * resource and its mode (docs/adr/0230); saves nothing. The idempotency key names the customer
+   * and the member's request, so a retried request gets the same intent on the provider (docs/adr/0121).
    */
   async createSetupIntent(member: Member, cardCustomerId: string, requestId: string): Promise<Record<string, unknown>> {
     const customerId = cardCustomerId.trim();
     if (!customerId) throw invalidCardCustomerId();
-    const customer = await this.deps.customers.findVisibleByProviderId(member.resourceId, member.userId, CARDPROVIDER, customerId);
-    if (!customer) throw setupIntentError('customer not found for this member and resource');
     try {
+      if (!(await this.deps.owners.find(member, customerId))) throw setupIntentError('customer not found for this member and resource');
       const provider = await this.deps.providers.for(member.resourceId, member.settings.mode);
       const key = `masthead:${member.resourceId}:${member.userId}:setup-intent:${customerId}:${requestId}:v1`;
       const intent = await provider.createSetupIntent(customerId, key);
@@ -57,23 +58,26 @@ export class SourceService {
   }
 
   /**
-   * POST …/save-intents: saves the provider method (which must already have a customer) for the
-   * member and makes it, and its card, the default. A retried save reuses the same records
-   * (unique keys); the default is one pointer per member and provider (docs/adr/0122).
+   * POST …/save-intents: saves the provider method for the member and makes it, and its card, the
+   * default. The provider must say the method is attached to one of the member's own customers
+   * (docs/adr/0230); a method of another customer, of none, or unknown is refused alike, before
+   * anything is written. A retried save reuses the same records (unique keys); the default is one
+   * pointer per member and provider (docs/adr/0122).
    */
   async saveIntent(member: Member, paymentMethodId: string): Promise<PaymentMethodRecord> {
     const methodId = paymentMethodId.trim();
     if (!methodId) throw invalidPaymentMethod();
     const { mode } = member.settings;
     let providerMethod;
+    let customer;
     try {
       const provider = await this.deps.providers.for(member.resourceId, mode);
       providerMethod = await provider.retrieveMethod(methodId);
+      customer = providerMethod?.customer ? await this.deps.owners.adopt(member, provider, providerMethod.customer) : null;
     } catch (error) {
       providerFailureAs(error, saveIntentError);
     }
-    if (!providerMethod.customer) throw saveIntentError('the payment method has no customer');
-    const customer = await this.adoptCustomer(member, providerMethod.customer);
+    if (!providerMethod || !customer) throw saveIntentError('the payment method is not attached to a customer of this member');
     const card = providerMethod.card
       ? await this.deps.sources.insertCardOnce({
           user_id: member.userId,
@@ -130,9 +134,12 @@ export class SourceService {
   }
 
   /**
-   * DELETE /user/payment-sources/{source_type}/{id}: a method is detached on the provider first
-   * (idempotent: an already detached method counts as done), then its records are deleted; a
-   * card is a local record only (docs/adr/0122). 404 payment_source_not_found.
+   * DELETE /user/payment-sources/{source_type}/{id}: a method is detached on the provider first,
+   * then its records are deleted; a card is a local record only (docs/adr/0122). The provider
+   * detaches only a method it says is attached to the record's customer, and only when that
+   * customer is the member's own (docs/adr/0230): a record naming anyone else's method loses its
+   * local records and leaves the provider alone; an already detached method counts as done.
+   * 404 payment_source_not_found.
    */
   async remove(member: Member, sourceType: SourceType, id: number): Promise<void> {
     const customers = await this.deps.customers.listVisible(member.resourceId, member.userId);
@@ -144,12 +151,16 @@ export class SourceService {
       return;
     }
     const method = record as PaymentMethodRecord;
+    const customer = customers.find((candidate) => candidate._id === method.payment_customer_id);
     try {
-      const provider = await this.deps.providers.for(member.resourceId, method.mode);
-      await provider.detachMethod(
-        method.payment_method_id,
-        `masthead:${member.resourceId}:${member.userId}:detach:${method.payment_method_id}:v1`,
-      );
+      if (customer && (await this.deps.owners.holds(customer, member))) {
+        const provider = await this.deps.providers.for(member.resourceId, method.mode);
+        await provider.detachMethod(
+          method.payment_method_id,
+          method.customer_id,
+          `masthead:${member.resourceId}:${member.userId}:detach:${method.payment_method_id}:v1`,
+        );
+      }
     } catch (error) {
       providerFailureAs(error, removeSourceError);
     }
@@ -180,25 +191,6 @@ export class SourceService {
         : await this.deps.sources.findCard(member.userId, ids, id);
     if (!record) throw paymentSourceNotFound();
     return record;
-  }
-
-  /**
-   * The member's record of the provider customer the method is attached to, created when billing
-   * has none (document 1 D: save-intents does not check that the customer is the member's).
-   */
-  private async adoptCustomer(member: Member, customerId: string): Promise<PaymentCustomerRecord> {
-    const existing = await this.deps.customers.findVisibleByProviderId(member.resourceId, member.userId, CARDPROVIDER, customerId);
-    if (existing) return existing;
-    return this.deps.customers.insertOnce({
-      user_id: member.userId,
-      resource_id: member.resourceId,
-      resource_ids: [member.resourceId],
-      pay_system: CARDPROVIDER,
-      customer_id: customerId,
-      mode: member.settings.mode,
-      kind: 'modern',
-      customer_key: `${member.userId}:${CARDPROVIDER}:${customerId}`,
-    });
   }
 
   /** Event `user_add_payment_method` (document 1, Events); a failed publish is logged, not fatal. */

@@ -1,6 +1,6 @@
 import { defineError } from '@masthead/core/errors';
 
-/** The `Stripe-Signature` header is missing or does not verify with any endpoint secret (or is too old). */
+/** The `Stripe-Signature` header is missing or does not verify with any endpoint secret, or is dated more than 300 s from now. */
 export const invalidWebhookSignature = defineError({
   status: 400,
   code: 'invalid_signature',
@@ -22,4 +22,11 @@ export const webhookProviderUnavailable = defineError({
   status: 503,
   code: 'webhook_processing_failed',
   description: 'The event could not be applied now; it will be retried',
+});
+
+/** A body that verifies but is no provider event: not a JSON object with `id`, `type` and `data.object` (docs/adr/0231). */
+export const invalidWebhookPayload = defineError({
+  status: 400,
+  code: 'invalid_webhook_payload',
+  description: 'Webhook payload is not a card-provider event',
 });

@@ -5,7 +5,7 @@ import type { TeamService } from '../teams/team.service.js';
 import { toManagedTeam, toTeamMember, toTeamOverview } from './community.wire.js';
 
 /** The caller message is required; a missing one is the gateway's bug, read as nobody. */
-export const callerOf = (caller: Caller | undefined): Caller => caller ?? { resourceId: 0, userId: 0, email: '', globalRole: '' };
+export const callerOf = (caller: Caller | undefined): Caller => caller ?? { resourceId: 0, userId: 0, email: '', role: '' };
 
 export function teamsHandlers(teams: TeamService): AsyncImplementation<typeof TeamsServiceService> {
   return {

@@ -18,6 +18,13 @@ import type { InviteRepository } from './invite.repository.js';
 import type { InviteRecord } from './invite.schema.js';
 
 type InviteFields = Omit<CreateTeamInviteRequest, 'caller' | 'teamId'>;
+
+/** Roles that resend any invite of their resource (document 2 C: admin and root; partner inherits admin). */
+const RESENDING_ROLES = new Set(['admin', 'partner']);
+
+/** Whether the caller's role, which counts only where it was granted (docs/adr/0239), covers this invite. */
+const roleReaches = (caller: Caller, invite: InviteRecord | null): boolean =>
+  caller.role === 'root' || (invite !== null && RESENDING_ROLES.has(caller.role) && invite.resource_id === caller.resourceId);
 type InviteChanges = Pick<UpdateTeamInviteRequest, 'title' | 'description' | 'userName'>;
 
 /** Limits of document 2 (Limits table). */
@@ -99,12 +106,19 @@ export class TeamInviteService {
     await this.deps.invites.delete((await this.find(caller, teamId, inviteId))._id);
   }
 
-  /** Resend: its own guard, no revalidation, no dedupe; `result` is not delivery (document 2 C). */
+  /**
+   * Resend: its own guard, no revalidation, no dedupe; `result` is not delivery (document 2 C).
+   * Besides the team's managers it admits the roles admin and root, the route prefix granting
+   * nothing; a role counts only in the resource it was granted for (docs/adr/0239), so an admin
+   * passes only for an invite of the caller's resource, root for any. The mail goes out in the
+   * invite's own resource.
+   */
   async resend(caller: Caller, teamId: number, inviteId: number): Promise<void> {
-    const team = await this.deps.access.manageable(caller, teamId, { globalAdmin: true });
-    const invite = await this.deps.invites.findInTeam(team._id, inviteId);
+    const team = await this.deps.access.team(teamId);
+    const invite = inviteId > 0 ? await this.deps.invites.findInTeam(team._id, inviteId) : null;
+    if (!roleReaches(caller, invite)) await this.deps.access.guard(caller, team);
     if (!invite) throw inviteNotFound();
-    await this.publishInvite(caller, invite);
+    await this.publishInvite({ ...caller, resourceId: invite.resource_id }, invite);
   }
 
   private async find(caller: Caller, teamId: number, inviteId: number): Promise<InviteRecord> {

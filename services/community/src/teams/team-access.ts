@@ -30,15 +30,25 @@ export class TeamAccess {
     return this.deps.memberViews.canOwnTeams({ resourceId: caller.resourceId, userId: caller.userId }, { idempotent: true });
   }
 
-  /** The team, when the caller may manage it; 404 team_not_found, then 401 incorrect_data. */
-  async manageable(caller: Caller, teamId: number, options: { globalAdmin?: boolean } = {}): Promise<TeamRecord> {
+  /** The team by ID, whatever the resource (teams have none): 404 team_not_found. */
+  async team(teamId: number): Promise<TeamRecord> {
     const team = teamId > 0 ? await this.deps.teams.findById(teamId) : null;
     if (!team) throw teamNotFound();
+    return team;
+  }
+
+  /** The team, when the caller may manage it; 404 team_not_found, then 401 incorrect_data. */
+  async manageable(caller: Caller, teamId: number): Promise<TeamRecord> {
+    const team = await this.team(teamId);
+    await this.guard(caller, team);
+    return team;
+  }
+
+  /** The management guard on a team already found: 401 incorrect_data when it does not pass. */
+  async guard(caller: Caller, team: TeamRecord): Promise<void> {
     const relationship = await this.deps.members.find(team._id, caller.userId);
-    if (relationship?.status === 'active' && (relationship.role === 'owner' || relationship.role === 'admin')) return team;
-    // Resend also admits the global roles (document 2 C); the route prefix is not a permission.
-    if (options.globalAdmin && (caller.globalRole === 'admin' || caller.globalRole === 'root')) return team;
-    if (team.owner_id === caller.userId && (await this.canOwnTeams(caller))) return team;
+    if (relationship?.status === 'active' && (relationship.role === 'owner' || relationship.role === 'admin')) return;
+    if (team.owner_id === caller.userId && (await this.canOwnTeams(caller))) return;
     throw noTeamPermission();
   }
 }

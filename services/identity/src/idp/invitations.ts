@@ -51,7 +51,7 @@ export class CommunityInvitations implements InvitationAcceptor {
   accept(resource: Resource, member: InvitedMember, code: string): Promise<void> {
     return refusalsAsVerifyFailed(
       this.invitations.activateInvite({
-        caller: { resourceId: resource.id, userId: member.id, email: member.email, globalRole: member.role },
+        caller: { resourceId: resource.id, userId: member.id, email: member.email, role: member.role },
         invite: code,
         singleSubscription: singleSubscription(resource),
       }),

@@ -64,7 +64,7 @@ export class MemberDirectory {
    * List manager: a root caller may name a user; another caller with a relationship to the
    * resource when its relationship role is readonly, manager, support, admin, partner or root;
    * one without a relationship when its global role is one of those. The named user must exist
-   * but need not belong to the resource.
+   * and, unless the caller is root, belong to the resource (see `select`).
    */
   listmgrTarget(scope: ProviderScope, userId: number | undefined): Promise<Target> {
     return this.select(scope, userId, (caller) => {
@@ -73,13 +73,19 @@ export class MemberDirectory {
     });
   }
 
+  /**
+   * The named user for an eligible caller. A role counts only in the resource it was granted for,
+   * root's everywhere (docs/adr/0239): a user without a relationship with the resource is out of
+   * a non-root caller's reach, and answered exactly as a user that does not exist (404
+   * user_not_found), so that the answer tells nothing of other resources' members.
+   */
   private async select(scope: ProviderScope, userId: number | undefined, eligible: (caller: MemberView) => boolean): Promise<Target> {
     const current = currentUser(scope);
     if (userId === undefined) return { user: current, elevated: false };
     const caller = await this.find(current.id, scope.resourceId);
     if (!caller || !eligible(caller)) return { user: current, elevated: false };
     const target = await this.find(userId, scope.resourceId);
-    if (!target) throw userNotFound();
+    if (!target || (caller.globalRole !== 'root' && !isInResource(target))) throw userNotFound();
     return { user: target.user, elevated: true };
   }
 }

@@ -1,10 +1,17 @@
+import http from 'node:http';
+import https from 'node:https';
 import { Webhook } from 'standardwebhooks';
+import { pinnedLookup, requestRefused, type DestinationPolicy, type Resolver } from './destination.js';
 
 /** What one request to an endpoint came to. */
 export interface SendResult {
   ok: boolean;
   statusCode: number | null;
-  /** Why it failed, short and without secrets (the URL's host at most). */
+  /**
+   * Why it failed, in the delivery log's words only: `HTTP <status>`, `timeout` or `refused`
+   * (a refused destination and every connection failure alike, so that the log tells nothing of
+   * which addresses and ports answer: docs/adr/0240).
+   */
   error: string | null;
 }
 
@@ -19,43 +26,62 @@ export interface SignedRequest {
 
 export type WebhookSender = (request: SignedRequest) => Promise<SendResult>;
 
+export interface SenderOptions {
+  timeoutMs: number;
+  policy: DestinationPolicy;
+  /** DNS by default; tests play a resolver that changes its answers. */
+  resolve?: Resolver;
+}
+
 const USER_AGENT = 'Masthead-Webhooks/1';
+const REFUSED: SendResult = { ok: false, statusCode: null, error: 'refused' };
+const TIMEOUT: SendResult = { ok: false, statusCode: null, error: 'timeout' };
 
 /**
  * POSTs a Standard Webhooks request (`webhook-id`, `webhook-timestamp` in Unix seconds,
  * `webhook-signature` `v1,<base64 HMAC-SHA256>`). A 2xx answer is success; redirects are not
- * followed (a moved endpoint must be updated by its operator, not guessed at).
+ * followed (a moved endpoint must be updated by its operator, not guessed at). The destination is
+ * judged again at each request: the URL's scheme and literal host first, then every address its
+ * name resolves to, in the connection's own lookup, so the request goes to an address that
+ * was checked (docs/adr/0240).
  */
-export function httpWebhookSender(timeoutMs: number): WebhookSender {
-  return async ({ url, secret, webhookId, timestamp, payload }) => {
+export function httpWebhookSender({ timeoutMs, policy, resolve }: SenderOptions): WebhookSender {
+  const lookup = pinnedLookup(policy, resolve);
+  const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+  return ({ url, secret, webhookId, timestamp, payload }) => {
+    const target = new URL(url);
+    if (requestRefused(target, policy)) return Promise.resolve(REFUSED);
     const signature = new Webhook(secret).sign(webhookId, timestamp, payload);
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        body: payload,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': USER_AGENT,
-          'webhook-id': webhookId,
-          'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-          'webhook-signature': signature,
+    const client = target.protocol === 'https:' ? https : http;
+    return new Promise<SendResult>((settle) => {
+      const request = client.request(
+        target,
+        {
+          method: 'POST',
+          agent: agents[target.protocol as keyof typeof agents],
+          lookup,
+          signal: AbortSignal.timeout(timeoutMs),
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(payload),
+            'user-agent': USER_AGENT,
+            'webhook-id': webhookId,
+            'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+            'webhook-signature': signature,
+          },
         },
-      });
-      // The answer's body is not ours to keep; drain it so the connection is reused.
-      await response.body?.cancel().catch(() => undefined);
-      const ok = response.status >= 200 && response.status < 300;
-      return { ok, statusCode: response.status, error: ok ? null : `HTTP ${response.status}` };
-    } catch (error) {
-      return { ok: false, statusCode: null, error: describe(error, timeoutMs) };
-    }
+        (response) => {
+          // The answer's body is not ours to keep; drain it so the connection is reused.
+          response.resume();
+          response.on('error', () => undefined);
+          const status = response.statusCode ?? 0;
+          const ok = status >= 200 && status < 300;
+          settle({ ok, statusCode: status, error: ok ? null : `HTTP ${status}` });
+        },
+      );
+      // The only signal is the deadline: an abort is a timeout, any other failure is refused.
+      request.on('error', (error) => settle(error.name === 'AbortError' ? TIMEOUT : REFUSED));
+      request.end(payload);
+    });
   };
-}
-
-function describe(error: unknown, timeoutMs: number): string {
-  const name = (error as Error)?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${timeoutMs} ms`;
-  const cause = (error as { cause?: { code?: string } })?.cause?.code;
-  return cause ? `connection failed (${cause})` : 'connection failed';
 }

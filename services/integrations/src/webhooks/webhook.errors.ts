@@ -1,6 +1,9 @@
 import { defineError } from '@masthead/core/errors';
 
-/** Thrown by CreateWebhookEndpoint for a URL that is not https (or http to a loopback host outside production). */
+/**
+ * Thrown by CreateWebhookEndpoint for a URL that is not https (or http to a loopback host outside
+ * production), or whose host is or resolves to an address webhooks never reach (docs/adr/0240).
+ */
 export const invalidWebhookUrl = defineError({ status: 400, code: 'invalid_url', description: 'url: <reason>' }, (reason: string) => ({
   description: `url: ${reason}`,
 }));

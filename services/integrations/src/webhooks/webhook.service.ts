@@ -3,6 +3,7 @@ import { seal, type KeyRing } from '@masthead/core/secrets';
 import { integrationsKeyRingMissing } from '../support/secrets.errors.js';
 import { RETRY_WINDOW_MS } from './backoff.js';
 import type { DeliveryRepository } from './delivery.repository.js';
+import { destinationRefusal, type DestinationPolicy, type Resolver } from './destination.js';
 import type { DeliveryStatus, WebhookAttemptRecord, WebhookDeliveryRecord } from './delivery.schema.js';
 import { endpointSecretAad } from './dispatcher.js';
 import type { EndpointRepository } from './endpoint.repository.js';
@@ -10,7 +11,6 @@ import type { WebhookEndpointRecord } from './endpoint.schema.js';
 import { invalidDeliveryStatus, invalidSince, invalidWebhookType, invalidWebhookUrl, webhookEndpointNotFound } from './webhook.errors.js';
 import { isWebhookType } from './webhook-types.js';
 
-const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 const STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 const DEFAULT_LOG_LIMIT = 50;
 const MAX_LOG_LIMIT = 500;
@@ -26,8 +26,10 @@ interface Deps {
   endpoints: EndpointRepository;
   deliveries: DeliveryRepository;
   ring: KeyRing | null;
-  /** Outside production, http to a loopback host is allowed (local receivers, tests). */
-  production: boolean;
+  /** Where endpoints may point; loopback only outside production (local receivers, tests). */
+  policy: DestinationPolicy;
+  /** DNS by default; tests play a resolver of their own. */
+  resolve?: Resolver;
   now: () => Date;
 }
 
@@ -37,7 +39,7 @@ export class WebhookService {
 
   /** Answers the endpoint and its signing secret, which is shown this once. */
   async create(command: CreateEndpointCommand): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> {
-    const url = this.checkUrl(command.url);
+    const url = await this.checkUrl(command.url);
     const eventTypes = [...new Set(command.eventTypes.map((type) => type.trim()).filter(Boolean))];
     const unknown = eventTypes.find((type) => !isWebhookType(type));
     if (unknown !== undefined) throw invalidWebhookType(unknown);
@@ -104,7 +106,8 @@ export class WebhookService {
     return value as DeliveryStatus;
   }
 
-  private checkUrl(text: string): string {
+  /** An absolute URL without credentials or fragment, to an allowed destination (docs/adr/0240). */
+  private async checkUrl(text: string): Promise<string> {
     let url: URL;
     try {
       url = new URL(text.trim());
@@ -113,10 +116,8 @@ export class WebhookService {
     }
     if (url.username || url.password) throw invalidWebhookUrl('credentials do not belong in the URL');
     if (url.hash) throw invalidWebhookUrl('a fragment is never sent');
-    if (url.protocol === 'https:') return url.toString();
-    if (url.protocol === 'http:' && !this.deps.production && LOOPBACK_HOST.test(url.hostname)) return url.toString();
-    throw invalidWebhookUrl(
-      this.deps.production ? 'https is required' : 'https is required (http only to a loopback host outside production)',
-    );
+    const refusal = await destinationRefusal(url, this.deps.policy, this.deps.resolve);
+    if (refusal) throw invalidWebhookUrl(refusal);
+    return url.toString();
   }
 }
