@@ -9,7 +9,7 @@ import { ticketingKit } from './ti-events-support.js';
  * Every cap holds at the step that grants access, not only where access is promised
  * (docs/adr/0233): N members activating at once over a cap of K get exactly K grants and K
  * memberships, through the gateway, for each capped thing a member activates — a team Pricing's
- * `users_limit`, a team's `member_limit` (as its owner's team Pricing gives it), an invitation
+ * `users_limit` (on a team created over HTTP, whose `member_limit` stays 0), an invitation
  * code's `activations_limit` and a sponsorship slot's seats. (Tickets and promo uses are claimed
  * at checkout before the charge: checkout-tickets.test.ts and checkout.test.ts race them.)
  */
@@ -95,9 +95,9 @@ describe('caps hold where access is granted', { timeout: 240_000 }, () => {
     expect((listed.body['items'] as Json[])[0]).toMatchObject({ id: teamId, users_count: 11 });
   });
 
-  it('a team created over HTTP gets the size of its owner’s team Pricing, which 20 parallel activations do not exceed', async () => {
-    const { tenant, seat, team } = await teamShop(5, 0);
-    expect(team).toMatchObject({ member_limit: 5 });
+  it('a team created over HTTP keeps member_limit 0 (document 2); its seat Pricing’s users_limit holds 20 parallel activations of an open code', async () => {
+    const { tenant, seat, team } = await teamShop(0, 5);
+    expect(team).toMatchObject({ member_limit: 0 });
     const teamId = team['id'] as number;
     const code = `open-team-${tenant.resourceId}`;
     await s
@@ -124,16 +124,16 @@ describe('caps hold where access is granted', { timeout: 240_000 }, () => {
       });
     const joiners = await members(tenant, 20);
     const answers = await Promise.all(joiners.map((joiner) => call(joiner, 'POST', '/invite-activation', { invite: code })));
-    // Five users in all: the owner holds one seat.
-    expect(outcomes(answers)).toEqual(expected(4, 16, '406 team_invitation_fail'));
+    // The Pricing's five seats; the owner's relationship holds none of them (it is on no Pricing).
+    expect(outcomes(answers)).toEqual(expected(5, 15, '406 team_invitation_fail'));
     expect(
       await granted(
         tenant,
         seat,
         joiners.map((joiner) => joiner.id),
       ),
-    ).toBe(4);
-    expect(await s.db('community').collection('team_members').countDocuments({ team_id: teamId })).toBe(5);
+    ).toBe(5);
+    expect(await s.db('community').collection('team_members').countDocuments({ team_id: teamId })).toBe(6);
   });
 
   it('20 parallel activations of a code capped at 5 give 5 memberships', async () => {

@@ -26,7 +26,7 @@ export function memberViewsHandlers({
       const page = await teamPlans.list(resourceId, userId, teamId, fromPageQuery(query), call);
       return { items: page.items.map(toPlan), paginator: page.paginator };
     },
-    canOwnTeams: async ({ resourceId, userId }) => teamPlans.teamSize(resourceId, userId),
+    canOwnTeams: async ({ resourceId, userId }) => ({ eligible: await teamPlans.canOwnTeams(resourceId, userId) }),
     listResourceMemberships: async ({ userId, partnerId, query }, call) => {
       const page = await resourceMemberships.list(userId, partnerId, fromPageQuery(query), call);
       return { items: page.items.map(toResourceMemberships), paginator: page.paginator };

@@ -2,7 +2,6 @@ import type { CallContext, ServiceClient } from '@masthead/core/grpc';
 import { toPaginator, type PageRequest } from '@masthead/core/pagination';
 import type { CommunityServiceService } from '@masthead/proto/community';
 import type { MembershipRepository } from '../memberships/membership.repository.js';
-import type { MembershipRecord } from '../memberships/membership.schema.js';
 import type { PlanRepository } from '../plans/plan.repository.js';
 import type { PlanPageView } from '../plans/plan.service.js';
 import type { PricingRepository } from '../pricings/pricing.repository.js';
@@ -26,29 +25,11 @@ interface TeamPlansReaderDeps {
 export class TeamPlansReader {
   constructor(private readonly deps: TeamPlansReaderDeps) {}
 
-  /**
-   * Can-own-teams eligibility (a membership, any status, of an active team plan of the
-   * resource), and the size of a team the user creates (docs/adr/0233): the `users_limit` of
-   * the Pricings of the user's team-plan memberships, active ones if any. The team's owner is
-   * one of its users (document 2 D: `member_limit` counts every relationship). 0 = no cap, also
-   * when one of those Pricings has none: the member paid for the larger right.
-   */
-  async teamSize(resourceId: number, userId: number): Promise<{ eligible: boolean; memberLimit: number }> {
-    const memberships = await this.teamMemberships(resourceId, userId);
-    if (memberships.length === 0) return { eligible: false, memberLimit: 0 };
-    const active = memberships.filter((row) => row.active);
-    const held = active.length > 0 ? active : memberships;
-    const pricings = await this.deps.pricings.findByIds(resourceId, [...new Set(held.map((row) => row.pricing_id))]);
-    const limits = held.map((row) => pricings.find((pricing) => pricing._id === row.pricing_id)?.users_limit ?? 0);
-    return { eligible: true, memberLimit: limits.some((limit) => limit <= 0) ? 0 : Math.max(...limits) };
-  }
-
-  /** The user's memberships (any status) of the resource's active team plans. */
-  private async teamMemberships(resourceId: number, userId: number): Promise<MembershipRecord[]> {
+  /** Can-own-teams eligibility: a membership (any status) of an active team plan of the resource. */
+  async canOwnTeams(resourceId: number, userId: number): Promise<boolean> {
     const memberships = await this.deps.memberships.listAll(resourceId, userId);
     const parents = await this.deps.plans.findActiveTeamPlans(resourceId, [...new Set(memberships.map((row) => row.plan_id))]);
-    const teamPlanIds = new Set(parents.map((plan) => plan._id));
-    return memberships.filter((row) => teamPlanIds.has(row.plan_id));
+    return parents.length > 0;
   }
 
   async list(resourceId: number, userId: number, teamId: number, request: PageRequest, call: CallContext): Promise<PlanPageView> {

@@ -22,12 +22,11 @@ export class TeamAccess {
 
   /** Can-own-teams eligibility: a membership of a team plan in the resource, any status. */
   async canOwnTeams(caller: Caller): Promise<boolean> {
-    return (await this.teamSize(caller)).eligible;
-  }
-
-  /** Eligibility, and the member_limit the caller's team Pricings give a new team (docs/adr/0233). */
-  teamSize(caller: Caller): Promise<{ eligible: boolean; memberLimit: number }> {
-    return this.deps.memberViews.canOwnTeams({ resourceId: caller.resourceId, userId: caller.userId }, { idempotent: true });
+    const { eligible } = await this.deps.memberViews.canOwnTeams(
+      { resourceId: caller.resourceId, userId: caller.userId },
+      { idempotent: true },
+    );
+    return eligible;
   }
 
   /** The team by ID, whatever the resource (teams have none): 404 team_not_found. */

@@ -74,13 +74,12 @@ export class TeamService {
   }
 
   /**
-   * POST /user/teams: eligible member → team (active) + active owner relationship. The team's
-   * `member_limit` is the size its owner's team Pricing gives (`users_limit`, 0 = none): the
-   * original's 0 left every team uncapped whatever its owner paid for (docs/adr/0233).
+   * POST /user/teams: eligible member → team (active, member_limit 0, as document 2's state table
+   * fixes it) + active owner relationship. What bounds the team is its Pricings' `users_limit`,
+   * claimed seat by seat where access is granted (docs/adr/0233).
    */
   async create(caller: Caller, fields: TeamFields): Promise<TeamRecord> {
-    const { eligible, memberLimit } = await this.deps.access.teamSize(caller);
-    if (!eligible) throw noTeamPermission();
+    if (!(await this.deps.access.canOwnTeams(caller))) throw noTeamPermission();
     const name = this.name(fields.name);
     const description = fields.description === undefined ? null : sanitize(fields.description);
     // auto_allowed_domains_for_team: the owner's email domain becomes the team's allowed domain.
@@ -90,7 +89,7 @@ export class TeamService {
       description,
       owner_id: caller.userId,
       active: true,
-      member_limit: memberLimit,
+      member_limit: 0,
       allowed_domains: domain ? [domain] : [],
     });
     await this.deps.members.insert({ team_id: team._id, user_id: caller.userId, role: 'owner', status: 'active', pricing_id: null });
