@@ -191,3 +191,14 @@ export const invalidQuantity = defineError({ status: 409, code: 'invalid_quantit
 
 /** Fewer tickets are left than a purchase asks for: nothing was reserved or charged (docs/adr/0151). */
 export const ticketsSoldOut = defineError({ status: 409, code: 'ti_event_tickets_sold_out', description: 'Not enough tickets left' });
+
+/**
+ * Thrown when an internal call arrives without the caller's scope it needs, or with a resource or
+ * member ID that is not positive: a bug in the calling process, never a tenant of its own. A
+ * missing scope once decoded as resource 0 and user 0, a scope that matched records of no
+ * resource, or of every resource where a filter left the resource out.
+ */
+export const callerScopeMissing = defineError(
+  { status: 400, code: 'incorrect_data', description: '<what> scope missing' },
+  (what: string) => ({ description: `${what} scope missing` }),
+);

@@ -1,15 +1,4 @@
-import { defineError } from '../errors/catalogue.js';
-
-/**
- * Thrown when an internal call arrives without the caller's scope it needs, or with a resource or
- * member ID that is not positive: a bug in the calling process, never a tenant of its own. A
- * missing scope once decoded as resource 0 and user 0, a scope that matched records of no
- * resource, or of every resource where a filter left the resource out.
- */
-export const callerScopeMissing = defineError(
-  { status: 400, code: 'incorrect_data', description: '<what> scope missing' },
-  (what: string) => ({ description: `${what} scope missing` }),
-);
+import { callerScopeMissing } from '../errors/common.js';
 
 /** A wire scope: every scope message names the resource, most the member too. */
 interface WireScope {
