@@ -11,6 +11,7 @@ import { SharedChecks } from './auth/shared-checks.js';
 import { connectNats, StreamSender } from '@masthead/core/events';
 import { PlanReadCache, withPlanReadCache } from './catalog/plan-read-cache.js';
 import { createServiceClients, serviceAddressesOf } from './clients.js';
+import { KeySetCache, keySetEndpoint } from './entitlements/key-set.js';
 import type { GatewayConfig } from './config.js';
 import { UserEventIntake, withUserEventIntake } from './events/user-event-intake.js';
 import { accessLog } from './http/access-log.js';
@@ -89,6 +90,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   app.use(cors(resources, config.CORS_ALLOWED_ORIGINS));
   const checks = new SharedChecks(resources, clients.identity, { keys: serviceKeys, usage });
   app.get('/api/v1/openapi.json', openApiEndpoint(ROUTES));
+  // The entitlement tokens' public keys, at the well-known path and under the API (docs/adr/0247).
+  const keySet = keySetEndpoint(new KeySetCache(clients.entitlements, logger));
+  app.get(['/.well-known/jwks.json', '/api/v1/.well-known/jwks.json'], keySet);
   // Each route reads its own body (an upload only after its checks, ADR 0080); a request no
   // route serves is still held to BODY_LIMIT before its 404.
   app.use(

@@ -8,7 +8,8 @@ const inventory = fileURLToPath(new URL('../../../shared/spec/OPERATIONS.md', im
 /**
  * Routes served beyond the 162 of OPERATIONS.md, each documented where it is decided: POST
  * /user/event (document 2 L, left out of the inventory), billing's checkout, which existing
- * clients call although the spec leaves it out (ADR 0142), and the card provider's webhook. Anything else outside the inventory
+ * clients call although the spec leaves it out (ADR 0142), the card provider's webhook, and the
+ * entitlement token and revocation list (ADR 0246, 0248). Anything else outside the inventory
  * fails the count below.
  */
 const BEYOND_INVENTORY = [
@@ -18,6 +19,9 @@ const BEYOND_INVENTORY = [
   'POST /promo-validation',
   // The card provider's signed events (ADR 0147).
   'POST /webhooks/cardprovider',
+  // Entitlement tokens at the edge: a new token, the revocation list (ADR 0246, 0248).
+  'POST /user/entitlement-token',
+  'GET /entitlement-revocations',
 ];
 
 describe('route table', () => {

@@ -80,6 +80,8 @@ export function serializeSessionResult(result: SignInResponse): Record<string, u
   body['teams'] = result.teams.map(serializeTeam);
   if (result.code) body['code'] = result.code;
   if (result.redirectUri) body['redirect_uri'] = result.redirectUri;
+  // Beyond the spec (docs/adr/0246): existing clients ignore it.
+  if (result.entitlementToken) body['entitlement_token'] = result.entitlementToken;
   return body;
 }
 

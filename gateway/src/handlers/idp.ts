@@ -39,7 +39,13 @@ export const exchangeToken: Handler<'guestWithResource', z.output<typeof exchang
     ip: context.ip,
     userAgent: context.userAgent,
   });
-  return { status: result.registered ? 201 : 200, body: { token: result.token, existed: result.existed } };
+  // `entitlement_token`: beyond the spec (docs/adr/0246), absent when it could not be signed.
+  const body = {
+    token: result.token,
+    existed: result.existed,
+    ...(result.entitlementToken ? { entitlement_token: result.entitlementToken } : {}),
+  };
+  return { status: result.registered ? 201 : 200, body };
 };
 
 /** POST /idp/sign-in: JSON only; 400 incorrect_data otherwise (document 1, A). */

@@ -21,6 +21,8 @@ export function serializeCredentials(credentials: Credentials): Record<string, u
   // Hyphenated too, like the request header the ID token goes back in.
   if (credentials.idpToken) body['idp-token'] = credentials.idpToken;
   if (credentials.idpCustomToken) body['idp-custom-token'] = credentials.idpCustomToken;
+  // Beyond the spec (docs/adr/0246): existing clients ignore it.
+  if (credentials.entitlementToken) body['entitlement_token'] = credentials.entitlementToken;
   return body;
 }
 

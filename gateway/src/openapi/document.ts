@@ -5,6 +5,7 @@ import { ignoreOverride, zodToJsonSchema, type OverrideCallback } from 'zod-to-j
 import type { RoutePolicy } from '../auth/shared-checks.js';
 import type { RequestSchema } from '../http/request.js';
 import { ACCESS_CLASSES, type AccessClass } from '../routes/access.js';
+import { ENTITLEMENT_COMPONENTS, successSchemaOf, WELL_KNOWN_PATHS } from './entitlements.js';
 import { standInOf } from './hints.js';
 import type { RouteDefinition } from '../routes/define.js';
 
@@ -117,7 +118,10 @@ function responsesOf(route: RouteDefinition, catalogue: readonly CatalogueEntry[
   for (const entry of catalogue.filter((candidate) => mayAnswer(route, candidate)))
     byStatus.set(entry.status, [...(byStatus.get(entry.status) ?? []), entry]);
   const responses: Record<string, JsonSchema> = {
-    '200': { description: 'Success (201 where the operation creates)', content: { 'application/json': { schema: {} } } },
+    '200': {
+      description: 'Success (201 where the operation creates)',
+      content: { 'application/json': { schema: successSchemaOf(route) ?? {} } },
+    },
   };
   for (const [status, entries] of [...byStatus].sort(([a], [b]) => a - b)) {
     const codes = [...new Set(entries.map((entry) => entry.code))];
@@ -188,7 +192,7 @@ function operationOf(route: RouteDefinition, catalogue: readonly CatalogueEntry[
 
 /** The whole document. */
 export function openApiDocument(routes: readonly RouteDefinition[], catalogue: readonly CatalogueEntry[], version = '1'): JsonSchema {
-  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const paths: Record<string, Record<string, JsonSchema>> = { ...WELL_KNOWN_PATHS };
   for (const route of routes) paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(route, catalogue) };
   return {
     openapi: '3.1.0',
@@ -205,6 +209,7 @@ export function openApiDocument(routes: readonly RouteDefinition[], catalogue: r
         serviceApiKey: { type: 'apiKey', in: 'header', name: 'service-api-key', description: 'A service account key (msk_…, ADR 0020)' },
       },
       schemas: {
+        ...ENTITLEMENT_COMPONENTS,
         Error: {
           oneOf: [
             {

@@ -1,4 +1,5 @@
 import * as access from '../handlers/access.js';
+import * as entitlements from '../handlers/entitlements.js';
 import * as extraData from '../handlers/extra-data.js';
 import * as identity from '../handlers/identity.js';
 import * as idp from '../handlers/idp.js';
@@ -34,6 +35,14 @@ export const IDENTITY_ROUTES: readonly RouteDefinition[] = [
     access: 'guestWithResource',
     request: recovery.externalAuthRequest,
     handler: recovery.externalAuth,
+  }),
+  // Beyond the spec: edges that refuse revoked entitlement tokens early fetch it (docs/adr/0248).
+  route({
+    method: 'GET',
+    path: '/entitlement-revocations',
+    service: 'identity',
+    access: 'guestWithResource',
+    handler: entitlements.revocationList,
   }),
   route({ method: 'GET', path: '/idp/account', service: 'identity', access: 'guestWithResource', handler: idp.providerAccount }),
   route({
@@ -180,6 +189,14 @@ export const IDENTITY_ROUTES: readonly RouteDefinition[] = [
     access: 'guestWithResource',
     request: social.socialSignInRequest,
     handler: social.socialSignIn,
+  }),
+  // Beyond the spec: a new entitlement token for the caller's session (docs/adr/0246).
+  route({
+    method: 'POST',
+    path: '/user/entitlement-token',
+    service: 'identity',
+    access: 'member',
+    handler: entitlements.issueEntitlementToken,
   }),
   route({ method: 'POST', path: '/user/history', service: 'identity', access: 'member', handler: profile.writeHistory }),
   route({

@@ -61,7 +61,7 @@ describe('ListPlans', () => {
       active: true,
       private: false,
       type: 'standard',
-      plan: { id: basic.id, title: 'Basic', fullAccess: false },
+      plan: { id: basic.id, title: 'Basic', fullAccess: false, slug: 'basic' },
       // Every stored field travels; the gateway decides who sees the timestamps (ADR 0095).
       createdAt: expect.stringMatching(/Z$/),
       updatedAt: expect.stringMatching(/Z$/),

@@ -13,6 +13,7 @@ import { MemberSessions } from './access/member-sessions.js';
 import type { IdentityConfig } from './config.js';
 import { CredentialRepository } from './credentials/credential.repository.js';
 import { RecentCredentials } from './credentials/recent-credentials.js';
+import { createEntitlementsModule } from './entitlements/entitlements.module.js';
 import { createExtraDataModule } from './extra-data/extra-data.module.js';
 import { identityHandlers } from './grpc/handlers.js';
 import { profileHandlers } from './grpc/profile.handlers.js';
@@ -71,10 +72,12 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     maxWaitMs: config.HASH_QUEUE_WAIT_MS,
   });
   await hasher.warm();
-  const access = new AccessAnnouncer(runtime.events);
   const resources = new ResourceDirectory({ accounts, ttlMs: config.RESOURCE_CACHE_TTL_MS });
   resources.listen(runtime.nats, runtime.logger);
   const profiles = new ProfileService({ users, relationships, memberships, community, cache: profileCache });
+  // Entitlement tokens; endings of access go to their revocation lists (docs/adr/0246–0248).
+  const entitlements = await createEntitlementsModule({ runtime, config, resources, profiles });
+  const access = new AccessAnnouncer(runtime.events, entitlements.revocations);
 
   // The areas, each from its module factory; later ones borrow from earlier ones.
   const sessions = await createSessionsModule({ runtime, config, memberships, users, relationships, access });
@@ -94,7 +97,17 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     ],
   });
   const { lockPolicy } = memberAccess;
-  const idp = await createIdpModule({ runtime, config, users, relationships, starter, limiter, resources, invitations });
+  const idp = await createIdpModule({
+    runtime,
+    config,
+    users,
+    relationships,
+    starter,
+    limiter,
+    resources,
+    invitations,
+    entitlements: entitlements.tokens,
+  });
   const recovery = await createRecovery({
     runtime,
     config,
@@ -108,6 +121,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     throttle,
     limiter,
     profiles,
+    entitlements: entitlements.tokens,
     access,
     passVoucher: new CommunityPassVoucher(passes),
   });
@@ -126,8 +140,19 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     lockPolicy,
     mailer: recovery.mailer,
     providerTokens: idp.tokens,
+    entitlements: entitlements.tokens,
   });
-  const social = await createSocialModule({ runtime, config, users, relationships, resources, starter, lockPolicy, profiles });
+  const social = await createSocialModule({
+    runtime,
+    config,
+    users,
+    relationships,
+    resources,
+    starter,
+    lockPolicy,
+    profiles,
+    entitlements: entitlements.tokens,
+  });
   const profileWrites = await createProfileWrites({
     runtime,
     config,
@@ -147,6 +172,7 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
     relationships,
     authenticator: sessions.authenticator,
     profiles,
+    entitlements: entitlements.tokens,
     members: new MemberAdminService({ users, relationships, hasher, access }),
     serviceAccountUsers: new ServiceAccountUserService({ users, relationships }),
     users,
@@ -166,10 +192,12 @@ export async function startIdentityService(config: IdentityConfig, logger?: Logg
       },
       { name: 'masthead.identity.v1.ExtraDataService', definition: ExtraDataServiceService, implementation: extraData.handlers },
       { name: 'masthead.identity.v1.SocialIdentityService', definition: SocialIdentityServiceService, implementation: social },
+      entitlements.service,
     ],
     async () => {
       throttling.stop();
       sessions.stop();
+      entitlements.stop();
       await recovery.drain();
       for (const client of [accounts, localization, memberships, community, invitations, passes]) client.close();
     },

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, serviceAddresses, serviceEnv } from '@masthead/core/config';
 import { z } from 'zod';
+import { entitlementsEnv, entitlementsProductionProblems } from './entitlements/entitlements.config.js';
 import { socialProvidersEnv } from './social/provider-config.js';
 import { recoveryEnv } from './recovery/recovery.config.js';
 
@@ -74,6 +75,7 @@ export const identityEnv = {
   /** Clock skew allowed on `exp`, `nbf` and `iat` of ID tokens. */
   SOCIAL_CLOCK_TOLERANCE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   ...recoveryEnv,
+  ...entitlementsEnv,
   /** Where uploaded photos are written (ADR 0063); a mounted volume on Kubernetes. */
   PHOTO_STORAGE_DIR: z.string().min(1).default('.data/photos'),
   /** URL prefix under which the operator serves PHOTO_STORAGE_DIR; photo URLs start with it. */
@@ -89,6 +91,7 @@ function productionProblems(config: ReturnType<typeof loadConfig<typeof identity
   if (config.FIREBASE_AUTH_EMULATOR_HOST)
     problems.push('FIREBASE_AUTH_EMULATOR_HOST: not allowed in production (emulator tokens are unsigned)');
   if (config.DOCSTORE_BACKEND === 'local') problems.push('DOCSTORE_BACKEND: `local` is for development and test only');
+  problems.push(...entitlementsProductionProblems(config));
   return problems;
 }
 

@@ -1,10 +1,11 @@
+import { createVerifier } from '@masthead/entitlements';
 import { createMember, createTenant, type Tenant } from '@masthead/testkit';
 import { createServiceClient } from '@masthead/core/grpc';
 import { InvitationsServiceService } from '@masthead/proto/community/invitations';
 import { describe, expect, it } from 'vitest';
 import { catalogKit } from './catalog-support.js';
 import { errorBody, idpEmulator, unsignedToken } from './idp-support.js';
-import { anyToken, collectEvents, eventually, useStack } from './support.js';
+import { anyEntitlementToken, anyToken, collectEvents, eventually, useStack } from './support.js';
 
 /** The create-member flag: its first letter is the Cyrillic U+0441. */
 const FLAG = '\u0441reate_user_if_not_exist';
@@ -53,7 +54,7 @@ describe('POST /idp/oauth/token', () => {
 
     const first = await exchange(tenant, person.idToken);
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ token: anyToken, existed: false });
+    expect(first.body).toEqual({ token: anyToken, existed: false, entitlement_token: anyEntitlementToken });
     const user = await s.api('/user', { headers: { resource: tenant.publicKey, token: first.body['token'] as string } });
     expect(user.status).toBe(200);
     expect(user.body).toMatchObject({ email: person.email, active: true });
@@ -62,9 +63,13 @@ describe('POST /idp/oauth/token', () => {
 
     const second = await exchange(tenant, person.idToken);
     expect(second.status).toBe(200);
-    expect(second.body).toEqual({ token: anyToken, existed: true });
+    expect(second.body).toEqual({ token: anyToken, existed: true, entitlement_token: anyEntitlementToken });
     expect(second.body['token']).not.toBe(first.body['token']);
     await eventually(async () => logins.find((event) => (event['payload'] as { user_id: number }).user_id === userId));
+    // Beyond the spec (docs/adr/0246): the member's entitlement token, signed with the published keys.
+    const verifier = createVerifier({ resource: tenant.publicKey, jwksUrl: `${s.stack.gatewayUrl}/.well-known/jwks.json` });
+    for (const answer of [first, second])
+      expect((await verifier.verify(answer.body['entitlement_token'] as string)).sub).toBe(String(userId));
   });
 
   it('links an existing member only by a verified email, reporting the relationship as existed', async () => {
@@ -77,7 +82,7 @@ describe('POST /idp/oauth/token', () => {
     await idp.verifyEmail(person.uid);
     const response = await exchange(tenant, await idp.signIn(person.email, person.password));
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ token: anyToken, existed: true });
+    expect(response.body).toEqual({ token: anyToken, existed: true, entitlement_token: anyEntitlementToken });
     const user = await s.api('/user', { headers: { resource: tenant.publicKey, token: response.body['token'] as string } });
     expect(user.body).toMatchObject({ id: member.id, email: member.email });
   });
@@ -99,7 +104,7 @@ describe('POST /idp/oauth/token', () => {
       expect((await exchange(other, person.idToken, { [FLAG]: false })).body).toEqual(errorBody('user_resource_not_exist'));
       const joined = await exchange(other, person.idToken, { [FLAG]: true });
       expect(joined.status).toBe(200);
-      expect(joined.body).toEqual({ token: anyToken, existed: true });
+      expect(joined.body).toEqual({ token: anyToken, existed: true, entitlement_token: anyEntitlementToken });
     });
 
     it.each([
@@ -112,7 +117,7 @@ describe('POST /idp/oauth/token', () => {
       const person = await idp.createUser();
       const response = await exchange(tenant, person.idToken, body);
       expect(response.status).toBe(201);
-      expect(response.body).toEqual({ token: anyToken, existed: false });
+      expect(response.body).toEqual({ token: anyToken, existed: false, entitlement_token: anyEntitlementToken });
     });
 
     it('a form field is not a JSON boolean, so it is not honoured', async () => {

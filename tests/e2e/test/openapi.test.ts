@@ -34,7 +34,8 @@ describe('the OpenAPI document', () => {
     const listed = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
     );
-    expect(listed.sort()).toEqual(ROUTES.map((route) => `${route.method} ${route.path}`).sort());
+    // Beside the table: the entitlement tokens' key set, served before the routes (docs/adr/0247).
+    expect(listed.sort()).toEqual([...ROUTES.map((route) => `${route.method} ${route.path}`), 'GET /.well-known/jwks.json'].sort());
     const operations = Object.values(document.paths).flatMap((operations) => Object.values(operations));
     expect(new Set(operations.map((operation) => operation.operationId)).size).toBe(operations.length);
     for (const route of ROUTES) {
@@ -114,5 +115,30 @@ describe('the OpenAPI document', () => {
     );
     // At this writing (ADR 0208); a route that moves to a declared shape raises it.
     expect(withFields.length).toBeGreaterThanOrEqual(62);
+  });
+
+  it('documents the entitlement token beyond the spec: its claims, the answers that carry it, the key set (docs/adr/0246)', () => {
+    const components = (document as unknown as { components: { schemas: Record<string, Record<string, unknown>> } }).components.schemas;
+    const schemaOf = (path: string, method: string) =>
+      (
+        document.paths[path]![method] as unknown as {
+          responses: Record<string, { content: Record<string, { schema: Record<string, unknown> }> }>;
+        }
+      ).responses['200']!.content['application/json']!.schema;
+    expect(components['EntitlementClaims']).toMatchObject({
+      required: ['iss', 'aud', 'sub', 'sid', 'iat', 'nbf', 'exp', 'plans', 'team_plans', 'passes'],
+      properties: { plans: { type: 'array', items: { $ref: '#/components/schemas/EntitlementPlan' } } },
+    });
+    expect(components['EntitlementPlan']).toMatchObject({ required: ['id', 'slug', 'pricing_id'] });
+    for (const [path, method] of [
+      ['/authorization', 'post'],
+      ['/authorization/refresh', 'post'],
+      ['/social-authorization', 'post'],
+      ['/idp/oauth/token', 'post'],
+      ['/user/entitlement-token', 'post'],
+    ] as const) {
+      expect(schemaOf(path, method)['properties'], path).toMatchObject({ entitlement_token: { type: 'string' } });
+    }
+    expect(schemaOf('/.well-known/jwks.json', 'get')).toMatchObject({ required: ['keys'] });
   });
 });

@@ -94,6 +94,26 @@ describe('profile cache', () => {
     expect(signIn.body['subscriptions']).toEqual([expect.objectContaining({ user_subscription_id: membershipId })]);
   });
 
+  it('shows a membership ended or changed in catalog (membership_ended, membership_changed): a refund, new terms', async () => {
+    const { tenant, member, profile } = await signedIn();
+    const plan = await kit.plan(tenant, 'bronze');
+    const [kept, refunded] = await Promise.all([kit.pricing(plan.id, 'Bronze monthly'), kit.pricing(plan.id, 'Bronze yearly')]);
+    const keptId = await kit.grant(tenant, member.id, kept.id);
+    const refundedId = await kit.grant(tenant, member.id, refunded.id);
+    const subscriptions = async () => (await profile())['subscriptions'] as Array<Record<string, unknown>>;
+    await eventually(async () => ((await subscriptions()).length === 2 ? true : undefined), 5_000);
+    const scope = { resourceId: tenant.resourceId, userId: member.id };
+    await s.stack.operator.memberships.endMembership({ ...scope, membershipId: refundedId, reason: 'refunded' });
+    await eventually(async () => ((await subscriptions()).length === 1 ? true : undefined), 5_000);
+    const endDate = '2031-01-31T10:00:00.000Z';
+    await s.stack.operator.memberships.changeMembershipTerms({ ...scope, membershipId: keptId, endDate });
+    const [changed] = await eventually(async () => {
+      const listed = await subscriptions();
+      return String(listed[0]?.['subscription_end_date']).startsWith('2031-01-31') ? listed : undefined;
+    }, 5_000);
+    expect(changed).toMatchObject({ user_subscription_id: keptId });
+  });
+
   it('shows a renamed plan (catalog_updated drops the resource’s profiles)', async () => {
     const { tenant, member, profile } = await signedIn();
     const plan = await kit.plan(tenant, 'silver', { title: 'Silver' });

@@ -99,14 +99,20 @@ function expectString(pattern: RegExp) {
 }
 export const anyIsoDate = expectString(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
 export const anyToken = expectString(/^[A-Za-z0-9_-]{40,}$/);
+/** A compact JWS: the entitlement token beside a session token (docs/adr/0246). */
+export const anyEntitlementToken = expectString(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{86}$/);
 
-/** The credential fields of a session result (document 1, Resources), for whole-body assertions. */
+/**
+ * The credential fields of a session result (document 1, Resources), for whole-body assertions,
+ * with the entitlement token beyond the spec that a session of a resource carries.
+ */
 export const anySessionCredentials = () => ({
   token_type: 'bearer',
   token: anyToken,
   refresh_token: anyToken,
   session_id: expect.any(Number),
   expires: expect.any(Number),
+  entitlement_token: anyEntitlementToken,
 });
 
 /** Profile fields of a member created without them: all null in the user projection (ADR 0007). */

@@ -25,6 +25,7 @@ import {
 } from './provider-commands.js';
 import { PROMO_COMMANDS, PROMO_FLAG_OPTIONS, PROMO_MULTIPLE_OPTIONS, PROMO_STRING_OPTIONS, PROMO_USAGE } from './promo-commands.js';
 import { REFUND_COMMANDS, REFUND_STRING_OPTIONS, REFUND_USAGE } from './refund-commands.js';
+import { SIGNING_KEY_COMMANDS, SIGNING_KEY_USAGE } from './signing-key-commands.js';
 
 const USAGE = `masthead-admin <command> [options]
 
@@ -90,7 +91,7 @@ Commands:
                                         a sponsorship (gift) with its slots, as checkout creates
                                         one for a purchase; --purchase-key makes a repeat answer
                                         the first (default: a new key)
-${PROMO_USAGE}${REFUND_USAGE}${PLATFORM_USAGE}${PROVIDER_USAGE}`;
+${PROMO_USAGE}${REFUND_USAGE}${SIGNING_KEY_USAGE}${PLATFORM_USAGE}${PROVIDER_USAGE}`;
 
 /** A service account as the operator sees it: no key, no hash. */
 const showServiceAccount = (account: ServiceAccount | undefined) =>
@@ -142,6 +143,7 @@ const COMMANDS: Record<string, (clients: AdminClients, values: Values, positiona
   ...PLATFORM_COMMANDS,
   ...PROMO_COMMANDS,
   ...REFUND_COMMANDS,
+  ...SIGNING_KEY_COMMANDS,
   'load-fixture': async (clients, values, [file]) => {
     if (!file) throw new UsageError('load-fixture needs a file');
     const fixture = parseFixture(JSON.parse(await readFile(file, 'utf8')));

@@ -25,6 +25,7 @@ const ADMIN_CLIENTS = [
   'webhooks',
   'promoCodes',
   'owedRefunds',
+  'entitlements',
 ] as const;
 
 export type AdminClients = Clients<(typeof ADMIN_CLIENTS)[number]> & { close(): void };

@@ -28,6 +28,7 @@ import { TicketSalesServiceService } from '@masthead/proto/community/ticket_sale
 import { TiEventsServiceService } from '@masthead/proto/community/ti_events';
 import { IdentityServiceService } from '@masthead/proto/identity';
 import { MemberAccessServiceService } from '@masthead/proto/identity/access';
+import { EntitlementsServiceService } from '@masthead/proto/identity/entitlements';
 import { ExtraDataServiceService } from '@masthead/proto/identity/extra_data';
 import { IdentityProviderServiceService } from '@masthead/proto/identity/idp';
 import { ProfileServiceService } from '@masthead/proto/identity/profile';
@@ -71,6 +72,8 @@ export const SERVICE_CLIENTS = {
   profile: { definition: ProfileServiceService, process: 'identity' },
   extraData: { definition: ExtraDataServiceService, process: 'identity' },
   social: { definition: SocialIdentityServiceService, process: 'identity' },
+  /** Entitlement tokens, the published key set, revocation lists, signing-key rotation (ADR 0246–0248). */
+  entitlements: { definition: EntitlementsServiceService, process: 'identity' },
   /** Plans: public reads, operator writes (document 1 E). */
   plans: { definition: PlansServiceService, process: 'catalog' },
   /** Pricings: public reads, the external-source lookup, operator writes. */

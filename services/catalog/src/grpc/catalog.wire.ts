@@ -12,7 +12,12 @@ import type { PricingRecord } from '../pricings/pricing.schema.js';
 
 const iso = (date: Date) => date.toISOString();
 
-export const toPlanRef = (plan: PlanRecord): PlanRef => ({ id: plan._id, title: plan.title, fullAccess: plan.full_access });
+export const toPlanRef = (plan: PlanRecord): PlanRef => ({
+  id: plan._id,
+  title: plan.title,
+  fullAccess: plan.full_access,
+  slug: plan.slug,
+});
 
 /**
  * Every stored field travels: `users_limit` where the Pricing sets one, timestamps and

@@ -14,6 +14,7 @@ import type { ResourceDirectory } from '@masthead/core/resources';
 import { toSessionResult } from '../signin/session-result.js';
 import { parseSignIn } from '../signin/sign-in.command.js';
 import type { SignInService } from '../signin/sign-in.service.js';
+import type { EntitlementTokens } from '../entitlements/entitlement-tokens.js';
 import type { ProfileService } from '../users/profile.service.js';
 import type { ServiceAccountUserService } from '../users/service-account-user.service.js';
 import { toUserMessage } from '../users/user.projection.js';
@@ -32,6 +33,7 @@ interface Deps {
   authenticator: Authenticator;
   signIn: SignInService;
   profiles: ProfileService;
+  entitlements: EntitlementTokens;
   members: MemberAdminService;
   serviceAccountUsers: ServiceAccountUserService;
   users: UserRepository;
@@ -48,6 +50,7 @@ export function identityHandlers({
   authenticator,
   signIn,
   profiles,
+  entitlements,
   members,
   serviceAccountUsers,
   users,
@@ -57,7 +60,7 @@ export function identityHandlers({
 
     signIn: async (request, { requestId }) => {
       const outcome = await signIn.signIn(parseSignIn(request), sessionContextOf(request, requestId));
-      return toSessionResult(outcome, profiles);
+      return toSessionResult(outcome, { profiles, entitlements });
     },
 
     register: async (request, { requestId }) => {
@@ -69,7 +72,7 @@ export function identityHandlers({
         lastName: request.lastName ?? null,
       };
       const outcome = await registration.register(command, resource, sessionContextOf(request, requestId));
-      return toSessionResult(outcome, profiles);
+      return toSessionResult(outcome, { profiles, entitlements });
     },
 
     getProfile: ({ userId, resourceId }) => profiles.profile(userId, resourceId),
@@ -89,6 +92,7 @@ export function identityHandlers({
         refreshToken: issued.refreshToken,
         sessionId: issued.session._id,
         expires: Math.floor(issued.expiresAt.getTime() / 1000),
+        entitlementToken: await entitlements.beside(issued.session),
       };
     },
 

@@ -7,6 +7,7 @@ import { toSocialIdentities } from '../social/social-link.projection.js';
 import type { SocialLinkService } from '../social/social-link.service.js';
 import { parseConfiguredProvider, parseIdToken, parseProviderName } from '../social/social.command.js';
 import type { SocialSignInService } from '../social/social-sign-in.service.js';
+import type { EntitlementTokens } from '../entitlements/entitlement-tokens.js';
 import type { ProfileService } from '../users/profile.service.js';
 
 interface Deps {
@@ -14,10 +15,17 @@ interface Deps {
   signIn: SocialSignInService;
   links: SocialLinkService;
   profiles: ProfileService;
+  entitlements: EntitlementTokens;
 }
 
 /** gRPC face of social sign-in and linking (document 1, sections B and C; ADR 0066). */
-export function socialHandlers({ verifier, signIn, links, profiles }: Deps): AsyncImplementation<typeof SocialIdentityServiceService> {
+export function socialHandlers({
+  verifier,
+  signIn,
+  links,
+  profiles,
+  entitlements,
+}: Deps): AsyncImplementation<typeof SocialIdentityServiceService> {
   const configured = (name: string) => verifier.has(name);
   return {
     socialSignIn: async (request, { requestId }) => {
@@ -29,7 +37,7 @@ export function socialHandlers({ verifier, signIn, links, profiles }: Deps): Asy
         redirectUri: request.redirectUri,
       };
       const context = sessionContextOf(request, requestId);
-      return toSessionResult(await signIn.signIn(command, context), profiles);
+      return toSessionResult(await signIn.signIn(command, context), { profiles, entitlements });
     },
 
     linkSocialIdentity: async ({ userId, provider, idToken }) =>

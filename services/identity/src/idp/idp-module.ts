@@ -2,6 +2,7 @@ import type { ServiceClient } from '@masthead/core/grpc';
 import type { ServiceRuntime } from '@masthead/core/service';
 import type { InvitationsServiceService } from '@masthead/proto/community/invitations';
 import type { IdentityConfig } from '../config.js';
+import type { EntitlementTokens } from '../entitlements/entitlement-tokens.js';
 import { idpHandlers } from '../grpc/idp.handlers.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { ResourceDirectory } from '@masthead/core/resources';
@@ -33,6 +34,7 @@ interface IdpModuleDeps {
   resources: ResourceDirectory;
   /** Community's invitations, for the exchange's `invite` (docs/adr/0139). */
   invitations: ServiceClient<typeof InvitationsServiceService>;
+  entitlements: EntitlementTokens;
 }
 
 /** Wires the identity-provider area (document 1, A); the composition root registers its handlers. */
@@ -51,7 +53,13 @@ export async function createIdpModule(deps: IdpModuleDeps) {
     provider,
     linker,
     tokens,
-    exchange: new TokenExchangeService({ provider, linker, starter, invitations: new CommunityInvitations(deps.invitations) }),
+    exchange: new TokenExchangeService({
+      provider,
+      linker,
+      starter,
+      invitations: new CommunityInvitations(deps.invitations),
+      entitlements: deps.entitlements,
+    }),
     providerSignIn: new ProviderSignInService({ provider, limiter, limitPerHour: config.IDP_SIGN_IN_LIMIT_PER_HOUR }),
     mail: new ProviderMailService({ provider, limiter, limitPerHour: config.IDP_MAIL_LIMIT_PER_HOUR }),
     emailRelationships: new EmailRelationshipService({

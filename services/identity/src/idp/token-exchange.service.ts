@@ -1,4 +1,5 @@
 import type { Resource } from '@masthead/proto/accounts';
+import type { EntitlementTokens } from '../entitlements/entitlement-tokens.js';
 import type { SessionContext, SessionEvent, SessionStarter } from '../signin/session-starter.js';
 import type { IdentityLinker } from './identity-linker.js';
 import type { IdentityProvider } from './identity-provider.js';
@@ -17,6 +18,8 @@ export interface ExchangeOutcome {
   token: string;
   existed: boolean;
   registered: boolean;
+  /** Beyond the spec (docs/adr/0246); absent when it could not be signed. */
+  entitlementToken: string | undefined;
 }
 
 interface ExchangeDeps {
@@ -24,6 +27,7 @@ interface ExchangeDeps {
   linker: IdentityLinker;
   starter: SessionStarter;
   invitations: InvitationAcceptor;
+  entitlements: EntitlementTokens;
 }
 
 const TOKEN_DELIVERY = { responseType: 'token', redirectUri: null } as const;
@@ -53,15 +57,16 @@ export class TokenExchangeService {
       await this.deps.invitations.accept(resource, { id, email, role }, invite);
     }
     const event = member.registered ? 'user_signup' : 'user_login';
-    const started = await this.startSession(member.user._id, resource, context, event, member.registered);
-    return { token: started, existed: member.existed, registered: member.registered };
+    const { session, token } = await this.startSession(member.user._id, resource, context, event, member.registered);
+    const entitlementToken = await this.deps.entitlements.beside(session);
+    return { token, existed: member.existed, registered: member.registered, entitlementToken };
   }
 
   /** Session issuance; for an existing identity a failure is the documented 400 oauth_failed. */
   private async startSession(userId: number, resource: Resource, context: SessionContext, event: SessionEvent, registered: boolean) {
     try {
       const started = await this.deps.starter.start(userId, resource, TOKEN_DELIVERY, context, event);
-      return started.issued.token;
+      return started.issued;
     } catch (error) {
       if (registered) throw error;
       throw oauthFailed();

@@ -1,4 +1,5 @@
 import type { Resource } from '@masthead/proto/accounts';
+import type { EntitlementTokens } from '../entitlements/entitlement-tokens.js';
 import type { SignInResponse } from '@masthead/proto/identity';
 import { isMemberRelationship, isSignInBlocked } from '../relationships/relationship-status.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
@@ -15,6 +16,7 @@ interface RecoveredSessionDeps {
   relationships: RelationshipRepository;
   starter: SessionStarter;
   profiles: ProfileService;
+  entitlements: EntitlementTokens;
 }
 
 /** Signs a member in after a reset code or an external login token, with sign-in's rules. */
@@ -38,6 +40,6 @@ export class RecoveredSession {
     // A removed relationship (the member left, docs/adr/0071) rejoins like a new one.
     if (!isMemberRelationship(relationship)) await this.deps.starter.join(resource, user._id);
     const started = await this.deps.starter.start(user._id, resource, TOKEN_DELIVERY, context, 'user_login');
-    return toSessionResult({ user, ...started }, this.deps.profiles);
+    return toSessionResult({ user, ...started }, this.deps);
   }
 }

@@ -1,4 +1,5 @@
 import type { ServiceRegistration } from '@masthead/core/grpc';
+import type { EntitlementTokens } from '../entitlements/entitlement-tokens.js';
 import type { ServiceRuntime } from '@masthead/core/service';
 import { AccountRecoveryServiceService } from '@masthead/proto/identity/recovery';
 import { recoveryHandlers } from '../grpc/recovery.handlers.js';
@@ -42,6 +43,7 @@ export interface RecoveryDeps {
   throttle: SignInThrottle;
   limiter: AddressLimiter;
   profiles: ProfileService;
+  entitlements: EntitlementTokens;
   access: AccessAnnouncer;
   /** Community's word on pass authorization tokens (docs/adr/0153). */
   passVoucher: PassVoucher;
@@ -73,7 +75,12 @@ export async function createRecovery(deps: RecoveryDeps): Promise<Recovery> {
       password_reset: config.RESET_CODE_TTL_SECONDS,
     },
   });
-  const recovered = new RecoveredSession({ relationships, starter: deps.starter, profiles: deps.profiles });
+  const recovered = new RecoveredSession({
+    relationships,
+    starter: deps.starter,
+    profiles: deps.profiles,
+    entitlements: deps.entitlements,
+  });
   const implementation = recoveryHandlers({
     resources: deps.resources,
     codeRequests: new CodeRequestService({ users, relationships, mailer, limits, background }),

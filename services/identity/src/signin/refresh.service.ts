@@ -1,4 +1,5 @@
 import type { Credentials, RefreshRequest } from '@masthead/proto/identity';
+import type { EntitlementTokens } from '../entitlements/entitlement-tokens.js';
 import type { MemberProviderTokens } from '../idp/member-provider-tokens.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { ResourceDirectory } from '@masthead/core/resources';
@@ -14,6 +15,8 @@ interface RefreshDeps {
   relationships: RelationshipRepository;
   /** Provider tokens for `with_idp_token` / `with_idp_custom_token`. */
   providerTokens: MemberProviderTokens;
+  /** The entitlement token beside the renewed session token (docs/adr/0246). */
+  entitlements: EntitlementTokens;
 }
 
 /** Caps the lookup work of a presented secret; real ones are 43 characters. */
@@ -44,6 +47,7 @@ export class RefreshService {
       refreshToken: includeToken ? issued.refreshToken : '',
       sessionId: issued.session._id,
       expires: Math.floor(issued.expiresAt.getTime() / 1000),
+      entitlementToken: includeToken ? await this.deps.entitlements.beside(issued.session) : undefined,
     };
     if (responseType !== 'token') {
       credentials.code = await this.deps.sessions.issueAuthCode(issued.session, redirectUri);

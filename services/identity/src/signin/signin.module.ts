@@ -2,6 +2,7 @@ import type { ResourceDirectory } from '@masthead/core/resources';
 import type { ServiceRuntime } from '@masthead/core/service';
 import type { LockPolicy } from '../access/lock-policy.js';
 import type { IdentityConfig } from '../config.js';
+import type { EntitlementTokens } from '../entitlements/entitlement-tokens.js';
 import type { MemberProviderTokens } from '../idp/member-provider-tokens.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { CodeMailer } from '../recovery/code-mailer.js';
@@ -34,6 +35,7 @@ export interface SignInModuleDeps {
   /** Mails the first confirmation code of a new account. */
   mailer: CodeMailer;
   providerTokens: MemberProviderTokens;
+  entitlements: EntitlementTokens;
 }
 
 /** The sign-in area: password sign-in, registration, the email check and token refresh. */
@@ -74,6 +76,7 @@ export function createSignInModule(deps: SignInModuleDeps) {
       resources,
       relationships,
       providerTokens: deps.providerTokens,
+      entitlements: deps.entitlements,
     }),
   };
 }

@@ -2,6 +2,7 @@ import type { ResourceDirectory } from '@masthead/core/resources';
 import type { ServiceRuntime } from '@masthead/core/service';
 import type { LockPolicy } from '../access/lock-policy.js';
 import type { IdentityConfig } from '../config.js';
+import type { EntitlementTokens } from '../entitlements/entitlement-tokens.js';
 import { socialHandlers } from '../grpc/social.handlers.js';
 import type { RelationshipRepository } from '../relationships/relationship.repository.js';
 import type { SessionStarter } from '../signin/session-starter.js';
@@ -21,6 +22,7 @@ export interface SocialModuleDeps {
   starter: SessionStarter;
   lockPolicy: LockPolicy;
   profiles: ProfileService;
+  entitlements: EntitlementTokens;
 }
 
 /** The social area: sign-in with a provider's ID token, and linking providers to a member. */
@@ -46,5 +48,6 @@ export async function createSocialModule(deps: SocialModuleDeps) {
     }),
     links: new SocialLinkService({ verifier, links, logger: runtime.logger }),
     profiles: deps.profiles,
+    entitlements: deps.entitlements,
   });
 }

@@ -2,8 +2,19 @@ import { PartitionedReadCache } from '@masthead/core/cache';
 import { onEvent, type NatsLink } from '@masthead/core/events';
 import type { Logger } from '@masthead/core/logging';
 
-/** Catalog's membership writes; each carries the member in `user_id` (ADR 0043). */
-const MEMBERSHIP_EVENTS = ['membership_created', 'membership_renewal_changed', 'membership_detached'] as const;
+/**
+ * Catalog's membership writes; each carries the member in `user_id` (ADR 0043). Renewals, endings
+ * (refunds, lapses) and changes of terms move what a member holds as much as the member's own
+ * changes do: a sign-in's entitlement token reads this cache (docs/adr/0246).
+ */
+const MEMBERSHIP_EVENTS = [
+  'membership_created',
+  'membership_renewal_changed',
+  'membership_detached',
+  'membership_renewed',
+  'membership_ended',
+  'membership_changed',
+] as const;
 
 /** Told of every write of a user or of its relationships (the repositories call it). */
 export interface MemberChangeListener {
