@@ -1,0 +1,56 @@
+import { connectMongo } from '@masthead/core/mongo';
+import type { Connection } from 'mongoose';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { RevocationRepository } from '../src/entitlements/revocation.repository.js';
+import type { RevocationRecord } from '../src/entitlements/revocation.schema.js';
+
+/**
+ * The revocation entries over the run's FerretDB (docs/adr/0248): every replica records the same
+ * catalog event, so concurrent records of one entry must leave one row with the later stamp.
+ */
+describe('revocation entries', () => {
+  let db: Connection;
+  let repository: RevocationRepository;
+
+  beforeAll(async () => {
+    db = await connectMongo({ url: inject('mongoUrl'), dbName: `revocations_${Date.now()}` });
+    repository = new RevocationRepository(db);
+    await repository.ready();
+  });
+  afterAll(async () => {
+    await db?.dropDatabase();
+    await db?.close();
+  });
+
+  const member = (resourceId: number, userId: number, staleThrough: number): RevocationRecord => ({
+    _id: `m:${resourceId}:${userId}`,
+    kind: 'member',
+    resource_id: resourceId,
+    subject: userId,
+    stale_through: staleThrough,
+    expires_at: new Date((staleThrough + 960) * 1000),
+  });
+
+  it('keeps one row per subject with the latest stamp, however many replicas record it at once', async () => {
+    await Promise.all([1000, 1003, 1001, 1002].map((stamp) => repository.record(member(5, 42, stamp))));
+    await repository.record(member(5, 42, 999));
+    expect(await repository.listFor(5)).toEqual([{ ...member(5, 42, 1003) }]);
+  });
+
+  it("lists a resource's entries with those of every resource (0), and removes by ID", async () => {
+    await repository.record(member(6, 1, 2000));
+    await repository.record(member(0, 2, 2001));
+    await repository.record({
+      _id: 's:77',
+      kind: 'session',
+      resource_id: 6,
+      subject: 77,
+      stale_through: 2002,
+      expires_at: new Date(2_962_000),
+    });
+    expect((await repository.listFor(6)).map((entry) => entry._id).sort()).toEqual(['m:0:2', 'm:6:1', 's:77']);
+    expect((await repository.listFor(5)).map((entry) => entry._id).sort()).toEqual(['m:0:2', 'm:5:42']);
+    await repository.remove(['m:6:1', 's:77']);
+    expect((await repository.listFor(6)).map((entry) => entry._id)).toEqual(['m:0:2']);
+  });
+});
