@@ -7,7 +7,7 @@
 //   --smoke             short runs; compare the ratios with bench/results/baseline.json, exit 1 on
 //                       a drop of more than 15 %
 //   --write-baseline    also write this run to bench/results/baseline.json
-//   --profile ID        run one endpoint (plans, plan, user, signin, refresh) under node
+//   --profile ID        run one HTTP endpoint (plans, plan, user, signin, refresh, jwks, …) under node
 //                       --cpu-prof and print the top frames of each process instead
 //   --rounds N, --seconds N   override the mode's rounds and seconds per run
 //   --scale N           the scale run's large size: N members, 10 sessions each (default 100 000;
@@ -49,9 +49,9 @@ import {
   type ScaleRow,
 } from './report.js';
 import { LARGE_MEMBERS, ScaleSeeder, scaleTargets, sizeOf, SMALL_MEMBERS, type ScaleSize } from './scale.js';
-import { arrangeScenario, benchFixture, DEMO, type Scenario } from './scenario.js';
+import { arrangeScenario, benchFixture, DEMO, type HttpEndpointId, type Scenario } from './scenario.js';
 import { median, spread } from './stats.js';
-import { BASELINES, ENDPOINTS, type BaselineId, type EndpointId } from './targets.js';
+import { BASELINES, ENDPOINTS, IN_PROCESS, type BaselineId, type EndpointId, type EndpointSpec } from './targets.js';
 
 interface Mode {
   name: 'full' | 'smoke';
@@ -115,9 +115,10 @@ const unknownId = onlyIds?.find((id) => !ENDPOINTS.some((endpoint) => endpoint.i
 if (unknownId !== undefined) throw new Error(`--only takes ${ENDPOINTS.map((endpoint) => endpoint.id).join(', ')}; not ${unknownId}`);
 /** The endpoints this run measures. */
 const SELECTED = onlyIds ? ENDPOINTS.filter((endpoint) => onlyIds.includes(endpoint.id)) : ENDPOINTS;
-const profileId = args.profile as EndpointId | undefined;
-if (profileId !== undefined && !ENDPOINTS.some((endpoint) => endpoint.id === profileId)) {
-  throw new Error(`--profile must be one of ${ENDPOINTS.map((endpoint) => endpoint.id).join(', ')}`);
+const profileId = args.profile as HttpEndpointId | undefined;
+if (profileId !== undefined && (!ENDPOINTS.some((endpoint) => endpoint.id === profileId) || IN_PROCESS.has(profileId))) {
+  const loaded = ENDPOINTS.filter((endpoint) => !IN_PROCESS.has(endpoint.id)).map((endpoint) => endpoint.id);
+  throw new Error(`--profile must be one of ${loaded.join(', ')}`);
 }
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -178,8 +179,11 @@ const fromLoad = (id: Sample['id'], round: number, result: LoadResult, dbCommand
 
 const answersOf = (result: LoadResult): number => (result.ok > 0 ? result.ok : Math.round(result.answeredPerSecond * result.seconds));
 
+/** What runs inside a bench process rather than over HTTP: the hash baseline and the verification. */
+type RunServer = 'hash' | 'verify';
+
 class Bench {
-  private readonly httpTargets: Record<EndpointId | 'bare-json' | 'one-hop', HttpTarget>;
+  private readonly httpTargets: Record<HttpEndpointId | Exclude<BaselineId, 'hash'>, HttpTarget>;
 
   constructor(
     scenario: Scenario,
@@ -191,6 +195,7 @@ class Bench {
       ...scenario.targets,
       'bare-json': { url: baselines.bareJsonUrl, method: 'GET' },
       'one-hop': { url: baselines.oneHopUrl, method: 'GET' },
+      'refresh-bare': scenario.refreshBare,
     };
   }
 
@@ -198,10 +203,10 @@ class Bench {
     return [...ENDPOINTS, ...BASELINES].find((spec) => spec.id === id)!.connections;
   }
 
-  /** One closed-loop run (or, for the hash baseline, one hashing run) of `seconds`. */
+  /** One closed-loop run (or, for the hash baseline and the verification, one run of their process) of `seconds`. */
   async measure(id: EndpointId | BaselineId, round: number, seconds: number, pairedWith?: EndpointId): Promise<Sample> {
     checkAlive();
-    if (id === 'hash') return this.measureHash(round, seconds, pairedWith);
+    if (id === 'hash' || id === 'verify') return this.measureRunServer(id, round, seconds, pairedWith);
     const { result, dbCommands } = await this.counted(() =>
       runLoad(this.httpTargets[id], { connections: this.connections(id), seconds, pids: this.pids }),
     );
@@ -209,7 +214,7 @@ class Bench {
   }
 
   async latency(
-    id: EndpointId,
+    id: HttpEndpointId,
     rate: number,
     seconds: number,
     target = this.httpTargets[id],
@@ -234,36 +239,42 @@ class Bench {
     return { result, dbCommands: commandDelta(before, await this.commands.snapshot()) };
   }
 
-  private async measureHash(round: number, seconds: number, pairedWith?: EndpointId): Promise<Sample> {
+  /** A run of the hash or verification process: `GET /run?ms=N` answers how many it did in how long. */
+  private async measureRunServer(id: RunServer, round: number, seconds: number, pairedWith?: EndpointId): Promise<Sample> {
+    const url = id === 'hash' ? this.baselines.hashUrl : this.baselines.verifyUrl;
     const before = await readCpu(this.pids);
-    const response = await fetch(`${this.baselines.hashUrl}/run?ms=${seconds * 1000}`);
-    const { hashes, ms } = (await response.json()) as { hashes: number; ms: number };
+    const response = await fetch(`${url}/run?ms=${seconds * 1000}`);
+    const body = (await response.json()) as { hashes?: number; verified?: number; ms: number; error?: string };
+    if (response.status !== 200) throw new Error(`${id} run answered ${response.status}: ${body.error ?? ''}`);
+    const done = (id === 'hash' ? body.hashes : body.verified) ?? 0;
     const after = await readCpu(this.pids);
     const byPid = cpuDeltaMs(before, after);
     const cpuMs = [...byPid.values()].reduce((sum, value) => sum + value, 0);
-    const perSecond = hashes / (ms / 1000);
+    const perSecond = done / (body.ms / 1000);
     return {
-      id: 'hash',
+      id,
       round,
       pairedWith,
       okPerSecond: perSecond,
       answeredPerSecond: perSecond,
-      cpuMsPerRequest: cpuMs / Math.max(1, hashes),
+      cpuMsPerRequest: cpuMs / Math.max(1, done),
       nonOk: {},
       errors: 0,
       cpuMs,
       cpuMsByProcess: Object.fromEntries([...byPid].map(([pid, value]) => [String(pid), value])),
-      seconds: ms / 1000,
-      answers: hashes,
+      seconds: body.ms / 1000,
+      answers: done,
       dbCommands: {},
     };
   }
 }
 
-/** Endpoint → the baseline its ratio is taken against (none for absolute targets). */
-const baselineOf = (id: EndpointId): BaselineId | undefined => {
-  const target = ENDPOINTS.find((endpoint) => endpoint.id === id)!.target;
-  return target.kind === 'ratio' ? target.baseline : undefined;
+const specOf = (id: EndpointId): EndpointSpec => ENDPOINTS.find((endpoint) => endpoint.id === id)!;
+
+/** Endpoint → what is measured beside it (a baseline or another endpoint); none for absolute targets. */
+const baselineOf = (id: EndpointId): BaselineId | EndpointId | undefined => {
+  const target = specOf(id).target;
+  return target.kind === 'absolute' ? undefined : target.baseline;
 };
 
 /**
@@ -294,17 +305,31 @@ async function measureRounds(bench: Bench): Promise<Sample[]> {
   return samples;
 }
 
-function roundSamples(samples: readonly Sample[], id: EndpointId): RoundSample[] {
+function roundSamples(samples: readonly Sample[], id: EndpointId, byName: Measured['byName']): RoundSample[] {
   const baseline = baselineOf(id);
-  return samples
-    .filter((sample) => sample.id === id)
-    .map((sample) => ({
-      ...sample,
-      ...perAnswerTrips(sample),
-      baselinePerSecond: baseline
-        ? samples.find((other) => other.id === baseline && other.round === sample.round && other.pairedWith === id)?.okPerSecond
-        : undefined,
-    }));
+  const target = specOf(id).target;
+  /** CPU ms per answer of a `cpu-delta` target's processes in one run. */
+  const targetCpu = (sample: Sample, processes: readonly string[]): number => {
+    const named = byName(sample.cpuMsByProcess);
+    return processes.reduce((sum, name) => sum + (named[name] ?? 0), 0) / Math.max(1, sample.answers);
+  };
+  return (
+    samples
+      // Its own runs: an endpoint measured beside another (GET /user beside the verification) is paired.
+      .filter((sample) => sample.id === id && sample.pairedWith === undefined)
+      .map((sample) => {
+        const paired = baseline
+          ? samples.find((other) => other.id === baseline && other.round === sample.round && other.pairedWith === id)
+          : undefined;
+        return {
+          ...sample,
+          ...perAnswerTrips(sample),
+          baselinePerSecond: paired?.okPerSecond,
+          cpuDeltaMs:
+            target.kind === 'cpu-delta' && paired ? targetCpu(sample, target.processes) - targetCpu(paired, target.processes) : undefined,
+        };
+      })
+  );
 }
 
 function perAnswerTrips(sample: Pick<Sample, 'dbCommands' | 'answers'>): { dbRoundTrips: number; dbWrites: number } {
@@ -364,7 +389,7 @@ interface Measured {
 }
 
 async function measuredStack(config: DevstackConfig, stack: RunningStack, scenario: Scenario): Promise<Measured> {
-  const baselines = await startBaselines(supervisor, config, scenario.plansJson);
+  const baselines = await startBaselines(supervisor, config, scenario);
   // FerretDB's handle stands for PostgreSQL too; its postmaster (and, through it, every backend) is measured apart.
   const postmasterPid = Number((await readFile(join(config.dataDir, 'ferretdb', 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
   const processes = [...stack.processes, { pid: postmasterPid, name: 'postgres' }, ...baselines.processes];
@@ -388,7 +413,7 @@ async function runBenchmark(measured: Measured, scaleRun: (() => Promise<ScaleRe
   const loadBefore = loadavg();
 
   log(`warming up (${mode.warmupSeconds} s per target)`);
-  for (const id of [...SELECTED.map((endpoint) => endpoint.id), 'bare-json', 'one-hop', 'hash'] as const) {
+  for (const id of [...SELECTED.map((endpoint) => endpoint.id), ...BASELINES.map((baseline) => baseline.id)] as const) {
     await bench.measure(id, -1, mode.warmupSeconds);
   }
   const samples = await measureRounds(bench);
@@ -396,11 +421,17 @@ async function runBenchmark(measured: Measured, scaleRun: (() => Promise<ScaleRe
   const rows: EndpointRow[] = [];
   const latencyRuns: Record<string, LoadResult> = {};
   for (const endpoint of SELECTED) {
-    const rounds = roundSamples(samples, endpoint.id);
+    const rounds = roundSamples(samples, endpoint.id, byName);
+    // Not an HTTP load: no open-loop latency run.
+    if (IN_PROCESS.has(endpoint.id)) {
+      rows.push(endpointRow(endpoint, rounds));
+      continue;
+    }
+    const id = endpoint.id as HttpEndpointId;
     const rate = latencyRate(endpointRow(endpoint, rounds));
-    const latency = await bench.latency(endpoint.id, rate, mode.latencySeconds);
-    log(`latency ${endpoint.id} at ${rate}/s: p50 ${latency.p50Ms.toFixed(2)} ms, p99 ${latency.p99Ms.toFixed(2)} ms`);
-    latencyRuns[endpoint.id] = latency;
+    const latency = await bench.latency(id, rate, mode.latencySeconds);
+    log(`latency ${id} at ${rate}/s: p50 ${latency.p50Ms.toFixed(2)} ms, p99 ${latency.p99Ms.toFixed(2)} ms`);
+    latencyRuns[id] = latency;
     rows.push(endpointRow(endpoint, rounds, { rate, ...latency }));
   }
   const baselinesTable = baselineRows(samples);
@@ -587,7 +618,7 @@ async function runScaleOnly(scaleRun: () => Promise<ScaleResult>): Promise<numbe
 }
 
 /** Loads one endpoint under --cpu-prof, stops the stack (profiles are written at exit) and summarises them. */
-async function runProfile(id: EndpointId, profileDir: string, scenario: Scenario): Promise<number> {
+async function runProfile(id: HttpEndpointId, profileDir: string, scenario: Scenario): Promise<number> {
   const endpoint = ENDPOINTS.find((spec) => spec.id === id)!;
   log(`profiling ${endpoint.label} for ${PROFILE_SECONDS} s`);
   const result = await runLoad(scenario.targets[id], { connections: endpoint.connections, seconds: PROFILE_SECONDS, pids: [] });

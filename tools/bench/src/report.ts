@@ -14,6 +14,8 @@ export interface RoundSample {
   /** Database commands (all; writes) per answer, over every service; absent when not counted. */
   dbRoundTrips?: number;
   dbWrites?: number;
+  /** For a `cpu-delta` target: CPU ms per answer of its processes beyond the paired baseline's. */
+  cpuDeltaMs?: number;
 }
 
 /** The endpoint's open-loop run at a fixed rate. */
@@ -47,9 +49,11 @@ export interface EndpointRow {
   errors: number;
   target: Target;
   baselineThroughput: number | null;
-  /** Median of the per-round ratios endpoint/baseline; null for absolute targets. */
+  /** Median of the per-round ratios endpoint/baseline; null for other targets. */
   ratio: number | null;
   ratioSpread: Spread | null;
+  /** Median of the per-round CPU differences of a `cpu-delta` target; null for other targets. */
+  cpuDeltaMs: number | null;
   /** Every answer was 501: the operation is not built yet. */
   notImplemented: boolean;
   met: boolean;
@@ -97,16 +101,17 @@ export function endpointRow(
 
   let ratio: number | null = null;
   let ratioSpread: Spread | null = null;
-  let baselineThroughput: number | null = null;
+  const paired = rounds.filter((sample) => sample.baselinePerSecond !== undefined && sample.baselinePerSecond > 0);
+  const baselineThroughput =
+    spec.target.kind !== 'absolute' && paired.length > 0 ? median(paired.map((sample) => sample.baselinePerSecond!)) : null;
   if (spec.target.kind === 'ratio') {
-    const paired = rounds.filter((sample) => sample.baselinePerSecond !== undefined && sample.baselinePerSecond > 0);
     const ratios = paired.map((sample) => sample.okPerSecond / sample.baselinePerSecond!);
     ratioSpread = spread(ratios);
     ratio = ratios.length > 0 ? ratioSpread.median : null;
-    baselineThroughput = paired.length > 0 ? median(paired.map((sample) => sample.baselinePerSecond!)) : null;
   }
-  const measured = spec.target.kind === 'ratio' ? ratio : throughput;
-  const met = !notImplemented && measured !== null && Number.isFinite(measured) && measured >= spec.target.min;
+  const deltas = rounds.map((sample) => sample.cpuDeltaMs).filter((delta) => delta !== undefined);
+  const cpuDeltaMs = spec.target.kind === 'cpu-delta' && deltas.length > 0 ? median(deltas) : null;
+  const met = !notImplemented && meets(spec.target, { ratio, throughput, cpuDeltaMs });
 
   return {
     id: spec.id,
@@ -126,9 +131,17 @@ export function endpointRow(
     baselineThroughput,
     ratio,
     ratioSpread,
+    cpuDeltaMs,
     notImplemented,
     met,
   };
+}
+
+/** Whether the measured figure of a target's kind meets it. */
+function meets(target: Target, measured: { ratio: number | null; throughput: number; cpuDeltaMs: number | null }): boolean {
+  const figure = target.kind === 'ratio' ? measured.ratio : target.kind === 'absolute' ? measured.throughput : measured.cpuDeltaMs;
+  if (figure === null || !Number.isFinite(figure)) return false;
+  return target.kind === 'cpu-delta' ? figure <= target.max : figure >= target.min;
 }
 
 /** The median of the values measured; null when none was. */
@@ -146,7 +159,15 @@ export function latencyRate(row: Pick<EndpointRow, 'throughput' | 'answeredPerSe
 
 const fixed = (value: number | null, digits: number): string => (value === null || !Number.isFinite(value) ? '–' : value.toFixed(digits));
 
-const targetText = (target: Target): string => (target.kind === 'ratio' ? `≥ ${target.min} × ${target.baseline}` : `≥ ${target.min} req/s`);
+const targetText = (target: Target): string => {
+  if (target.kind === 'ratio') return `≥ ${target.min} × ${target.baseline}`;
+  if (target.kind === 'absolute') return `≥ ${target.min} req/s`;
+  return `≤ +${target.max} ms CPU (${target.processes.join(', ')}) vs ${target.baseline}`;
+};
+
+/** The ratio column: the ratio, or a `cpu-delta` row's CPU difference. */
+const ratioText = (row: EndpointRow): string =>
+  row.cpuDeltaMs !== null ? `${row.cpuDeltaMs >= 0 ? '+' : ''}${row.cpuDeltaMs.toFixed(3)} ms` : fixed(row.ratio, 2);
 
 const statusText = (row: EndpointRow): string => {
   if (row.notImplemented) return 'not implemented (501)';
@@ -202,7 +223,7 @@ export function formatTable(endpoints: readonly EndpointRow[], baselines: readon
       fixed(row.dbWrites, 2),
       countsText(row.nonOk, row.errors),
       fixed(row.baselineThroughput, 0),
-      fixed(row.ratio, 2),
+      ratioText(row),
       targetText(row.target),
       statusText(row),
     ]),

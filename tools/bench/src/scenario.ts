@@ -1,6 +1,9 @@
 import type { HttpTarget } from './load.js';
 import type { EndpointId } from './targets.js';
 
+/** The endpoints loaded over HTTP (`verify` runs inside a process of the bench). */
+export type HttpEndpointId = Exclude<EndpointId, 'verify'>;
+
 /** The demo fixture's resource and member (fixtures/demo.json), loaded with the admin CLI. */
 export const DEMO = { resourceKey: 'demo-resource', email: 'member@demo.test', password: 'Demo-password-1' } as const;
 
@@ -25,7 +28,11 @@ export function benchFixture(demo: { partners: Array<{ resources: Array<{ public
 }
 
 export interface Scenario {
-  targets: Record<EndpointId, HttpTarget>;
+  targets: Record<HttpEndpointId, HttpTarget>;
+  /** The refresh of a session without a resource: the same work as `token`'s, less the entitlement token. */
+  refreshBare: HttpTarget;
+  /** What the verification process needs: a member session of the demo resource to ask tokens for. */
+  verification: { apiBase: string; resource: string; sessionToken: string };
   /** The body of GET /plans, which the bare-express baseline serves as is. */
   plansJson: string;
 }
@@ -58,10 +65,25 @@ export async function arrangeScenario(origin: string): Promise<Scenario> {
   const session = JSON.parse(await call(`${api}/authorization`, { method: 'POST', headers: json, body: credentials }, 200)) as {
     token?: unknown;
     refresh_token?: unknown;
+    entitlement_token?: unknown;
   };
   if (typeof session.token !== 'string' || typeof session.refresh_token !== 'string') throw new Error('POST /authorization gave no tokens');
+  if (typeof session.entitlement_token !== 'string') throw new Error('POST /authorization gave no entitlement token');
+  // The same member signed in without a resource: its session entitles to nothing, so its refresh carries no token.
+  const bare = JSON.parse(
+    await call(`${api}/authorization`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: credentials }, 200),
+  ) as { refresh_token?: unknown; entitlement_token?: unknown };
+  if (typeof bare.refresh_token !== 'string' || bare.entitlement_token !== undefined)
+    throw new Error('a sign-in without a resource gave no refresh token, or an entitlement token');
+  // reusable_refresh keeps the record, so one body can be repeated (document 1, B).
+  const refreshOf = (refreshToken: string, headers: Record<string, string>): HttpTarget => ({
+    url: `${api}/authorization/refresh`,
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ refresh_token: refreshToken, response_type: 'token', reusable_refresh: true }),
+  });
 
-  const targets: Record<EndpointId, HttpTarget> = {
+  const targets: Record<HttpEndpointId, HttpTarget> = {
     plans: { url: `${api}/plans`, method: 'GET', headers: resource },
     plan: { url: `${api}/plans/${planId}`, method: 'GET', headers: resource },
     user: { url: `${api}/user`, method: 'GET', headers: { ...resource, token: session.token } },
@@ -79,15 +101,23 @@ export async function arrangeScenario(origin: string): Promise<Scenario> {
       headers: json,
       body: JSON.stringify({ name: 'page_view', value: '/bench/article', content_key: 'bench-article' }),
     },
-    // reusable_refresh keeps the record, so one body can be repeated (document 1, B).
-    refresh: {
-      url: `${api}/authorization/refresh`,
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ refresh_token: session.refresh_token, response_type: 'token', reusable_refresh: true }),
-    },
+    refresh: refreshOf(session.refresh_token, json),
+    // The public keys an edge fetches (docs/adr/0247).
+    jwks: { url: `${origin}/.well-known/jwks.json`, method: 'GET' },
+    // The refresh again, for its CPU beside refreshBare's (issue 30).
+    token: refreshOf(session.refresh_token, json),
   };
-  for (const id of ['plan', 'user'] as const) await call(targets[id].url, { headers: targets[id].headers }, 200);
+  for (const id of ['plan', 'user', 'jwks'] as const) await call(targets[id].url, { headers: targets[id].headers }, 200);
   await call(targets.event.url, { method: 'POST', headers: targets.event.headers, body: targets.event.body }, 200);
-  return { targets, plansJson };
+  const refreshBare = refreshOf(bare.refresh_token, { 'content-type': 'application/json' });
+  const renewed = JSON.parse(
+    await call(refreshBare.url, { method: 'POST', headers: refreshBare.headers, body: refreshBare.body }, 200),
+  ) as Record<string, unknown>;
+  if ('entitlement_token' in renewed) throw new Error('the refresh of a session without a resource carried an entitlement token');
+  return {
+    targets,
+    refreshBare,
+    verification: { apiBase: api, resource: DEMO.resourceKey, sessionToken: session.token },
+    plansJson,
+  };
 }

@@ -87,6 +87,23 @@ describe('endpoint rows', () => {
     expect(row.met).toBe(false);
   });
 
+  it('judges a CPU-delta target by the median of per-round differences, at most its maximum, and shows it as the ratio', () => {
+    const token: Pick<EndpointSpec, 'id' | 'label' | 'target'> = {
+      id: 'token',
+      label: 'entitlement token in a refresh',
+      target: { kind: 'cpu-delta', baseline: 'refresh-bare', processes: ['identity', 'gateway'], max: 0.2 },
+    };
+    const row = endpointRow(token, [
+      sample(300, 310, { cpuDeltaMs: 0.05 }),
+      sample(290, 300, { cpuDeltaMs: 0.3 }),
+      sample(295, 305, { cpuDeltaMs: 0.12 }),
+    ]);
+    expect([row.cpuDeltaMs, row.ratio, row.baselineThroughput, row.met]).toEqual([0.12, null, 305, true]);
+    expect(endpointRow(token, [sample(300, 310, { cpuDeltaMs: 0.25 })]).met).toBe(false);
+    expect(endpointRow(token, [sample(300, 310)]).met).toBe(false);
+    expect(formatTable([row], [])).toMatch(/\+0\.120 ms {2}≤ \+0\.2 ms CPU \(identity, gateway\) vs refresh-bare +met/);
+  });
+
   it('runs latency at half the maximum, of all answers when nothing succeeds', () => {
     expect(latencyRate({ throughput: 901, answeredPerSecond: 950, notImplemented: false })).toBe(451);
     expect(latencyRate({ throughput: 0, answeredPerSecond: 3000, notImplemented: true })).toBe(1500);
