@@ -7,8 +7,8 @@ import type { JWTPayload } from 'jose';
 export const ENTITLEMENT_TOKEN_TYPE = 'masthead-entitlement+jwt';
 /** The `typ` header of a revocation list. */
 export const REVOCATION_LIST_TYPE = 'masthead-revocations+jwt';
-/** The only algorithms Masthead signs with; anything else (`none`, HS256 …) is refused unread. */
-export const SIGNING_ALGORITHMS = ['EdDSA', 'ES256'] as const;
+/** The only algorithm Masthead signs with (Ed25519); anything else (`none`, HS256 …) is refused unread. */
+export const SIGNING_ALGORITHMS = ['EdDSA'] as const;
 
 /** A plan the member holds in the resource, through one of its pricings. */
 export interface PlanEntitlement {
