@@ -190,7 +190,7 @@ describe('GetPlan', () => {
       [open.id, false],
       [secret.id, true],
     ]);
-    expect(detail.subscriptions[1]?.plan).toEqual({ id: plan.id, title: 'VIP', fullAccess: true });
+    expect(detail.subscriptions[1]?.plan).toEqual({ id: plan.id, title: 'VIP', fullAccess: true, slug: 'vip' });
     expect(detail.createdAt).toMatch(/Z$/);
   });
 

@@ -1,4 +1,4 @@
-import { isDuplicateKey } from '@masthead/core/mongo';
+import { insertIfAbsent } from '@masthead/core/mongo';
 import type { Connection, Model } from 'mongoose';
 import { revocationModel, type RevocationRecord } from './revocation.schema.js';
 
@@ -14,22 +14,9 @@ export class RevocationRepository {
     await this.model.createIndexes();
   }
 
-  /**
-   * Records an entry, keeping the later stamp and expiry of two (replicas record the same catalog
-   * event alike). Two first writes of one entry race on the insert: the loser updates.
-   */
+  /** Records an entry; one recorded already (another replica's, of the same event) is left as it is. */
   async record(entry: RevocationRecord): Promise<void> {
-    const { _id, stale_through: staleThrough, expires_at: expiresAt, ...identity } = entry;
-    const write = () =>
-      this.model
-        .updateOne({ _id }, { $max: { stale_through: staleThrough, expires_at: expiresAt }, $setOnInsert: identity }, { upsert: true })
-        .exec();
-    try {
-      await write();
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-      await write();
-    }
+    await insertIfAbsent(this.model.create(entry));
   }
 
   /** The entries of a resource and those of every resource (resource 0), expired ones included. */

@@ -2,10 +2,13 @@ import { Schema, type Connection, type Model } from 'mongoose';
 
 /**
  * One entry of the revocation lists (docs/adr/0248): tokens of a session (`kind` session) or of a
- * member (`kind` member) in a resource, issued at or before `stale_through`, are stale. `_id` is
- * `s:<session>` or `m:<resource>:<user>`, so a second change of the same subject updates one row.
- * Resource 0 stands for every resource (a password reset ends the member's sessions everywhere).
- * The entry outlives every token it concerns, then goes (`expires_at`).
+ * member (`kind` member) in a resource, issued at or before `stale_through`, are stale. Entries are
+ * only inserted, one per change and second: `_id` is `s:<session>:<second>` or
+ * `m:<resource>:<user>:<second>`, so replicas recording the same event write one row, and a later
+ * change is a row of its own (FerretDB applies `$max` as read-then-write and could keep the earlier
+ * of two racing stamps). The list takes each subject's latest. Resource 0 stands for every
+ * resource (a password reset ends the member's sessions everywhere). An entry outlives every token
+ * it concerns, then goes (`expires_at`).
  */
 export interface RevocationRecord {
   _id: string;

@@ -105,7 +105,7 @@ export class Revocations implements AccessEndings {
   private record(kind: RevocationRecord['kind'], resourceId: number, subject: number, at: number): void {
     const staleThrough = Math.floor(at / 1000);
     const entry: RevocationRecord = {
-      _id: kind === 'session' ? `s:${subject}` : `m:${resourceId}:${subject}`,
+      _id: kind === 'session' ? `s:${subject}:${staleThrough}` : `m:${resourceId}:${subject}:${staleThrough}`,
       kind,
       resource_id: resourceId,
       subject,
