@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createVerifier } from '@masthead/entitlements';
 import { createTenant, type Tenant } from '@masthead/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInMember } from './member-session.js';
@@ -218,6 +219,12 @@ describe('social sign-in and linking', () => {
       });
       const user = await s.api('/user', { headers: { resource: tenant.publicKey, token } });
       expect(user.status).toBe(200);
+      // Beyond the spec (docs/adr/0246): the member's entitlement token, signed with the published keys.
+      const verifier = createVerifier({ resource: tenant.publicKey, jwksUrl: `${s.stack.gatewayUrl}/.well-known/jwks.json` });
+      expect(await verifier.verify(response.body['entitlement_token'] as string)).toMatchObject({
+        sub: String(member.id),
+        sid: String(response.body['session_id']),
+      });
     });
 
     it('takes form fields over JSON, and the code response types of POST /authorization', async () => {
